@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// widgetsim has no package dependencies by design: the toolchain's standard
+// library, Foundation, XCTest and Swift Testing only.
+let package = Package(
+    name: "widgetsim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "WidgetSim", targets: ["WidgetSim"]),
+        .executable(name: "widgetsim", targets: ["widgetsim"]),
+    ],
+    targets: [
+        // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
+        // scenarios and reports.
+        .target(
+            name: "WidgetSim",
+            swiftSettings: [
+                // Internal invariant checks (queue order, monotonic time, ledger
+                // consistency) run in debug builds, which is what `make test` uses.
+                .define("WIDGETSIM_INTERNAL_CHECKS", .when(configuration: .debug)),
+            ]
+        ),
+        // The command-line front end: argument parsing, printing, exit codes.
+        .target(name: "WidgetSimCLI", dependencies: ["WidgetSim"]),
+        .executableTarget(name: "widgetsim", dependencies: ["WidgetSimCLI"]),
+        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

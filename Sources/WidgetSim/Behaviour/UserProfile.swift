@@ -1,0 +1,100 @@
+/// A simulated user's day: when they are awake and how their activity is
+/// spread over the hours they are awake.
+public struct UserProfile: Equatable, Sendable {
+    /// Typical wake and sleep time, as seconds after local midnight. Sleep may
+    /// exceed 86 400 (going to bed after midnight).
+    public var wakeSecond = 7 * Seconds.hour
+    public var sleepSecond = 23 * Seconds.hour
+    /// Each day's wake and sleep time move by a uniform draw in ±`dayJitter` seconds.
+    public var dayJitter = 30 * Seconds.minute
+    /// Relative activity per local hour (24 values): views, app sessions and
+    /// location changes follow this shape within waking hours.
+    public var hourlyActivity: [Double] = UserProfile.defaultHourlyActivity
+    /// Significant location changes per day, while awake (F17, F21).
+    public var locationChangesPerDay: Double = 2
+    /// Locale, accessibility, time and account changes per day (F17).
+    public var systemChangesPerDay: Double = 0.02
+
+    /// Busier mornings and evenings, a lunchtime bump, quieter afternoons.
+    public static let defaultHourlyActivity: [Double] = [
+        0.5, 0.3, 0.3, 0.3, 0.3, 0.5,  // 00–05
+        1.2, 1.6, 1.6, 1.0, 0.9, 1.0,  // 06–11
+        1.3, 1.2, 0.9, 0.9, 1.0, 1.2,  // 12–17
+        1.4, 1.5, 1.5, 1.4, 1.2, 0.8,  // 18–23
+    ]
+
+    public init() {}
+}
+
+/// One day of one user: the interval they are awake, in virtual time.
+public struct DayPlan: Equatable, Sendable {
+    public var wake: SimTime
+    public var sleep: SimTime
+
+    /// Draws day `day`'s plan from the profile.
+    static func draw(day: Int, profile: UserProfile, calendar: CivilCalendar, random: inout RandomStream) -> DayPlan {
+        let midnight = calendar.startOfDay(day)
+        let jitter = profile.dayJitter
+        let wake = midnight + profile.wakeSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
+        let sleep = midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
+        return DayPlan(wake: wake, sleep: max(wake, sleep))
+    }
+}
+
+/// Arrivals of a Poisson process whose rate follows an hourly shape.
+///
+/// Promised: over an interval `[start, end)`, the expected number of arrivals
+/// is `perDay × (end − start) / 1 day` when the shape is flat, and the
+/// arrivals are spread in proportion to the shape otherwise, normalised so
+/// that the expected count over `[start, end)` is `expected`.
+struct ArrivalProcess {
+    /// The first arrival strictly after `after` and before `end`, for a process
+    /// expecting `expected` arrivals over `[start, end)` shaped by `shape`
+    /// (24 hourly weights, or nil for flat). Consumes one exponential draw per call.
+    static func nextArrival(
+        after: SimTime,
+        start: SimTime,
+        end: SimTime,
+        expected: Double,
+        shape: [Double]?,
+        calendar: CivilCalendar,
+        random: inout RandomStream
+    ) -> SimTime? {
+        guard expected > 0, end > start else { return nil }
+        let total = weightedLength(from: start, to: end, shape: shape, calendar: calendar)
+        guard total > 0 else { return nil }
+        let perUnitWeight = expected / total
+        var remaining = random.nextExponential(mean: 1)
+        var cursor = max(after, start)
+        while cursor < end {
+            let hourEnd = min(end, cursor - calendar.secondOfDay(cursor) % Seconds.hour + Seconds.hour)
+            let rate = perUnitWeight * weight(at: cursor, shape: shape, calendar: calendar)
+            let segment = Double(hourEnd - cursor)
+            if rate * segment >= remaining {
+                let arrival = cursor + Int(remaining / rate)
+                return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
+            }
+            remaining -= rate * segment
+            cursor = hourEnd
+        }
+        return nil
+    }
+
+    static func weight(at t: SimTime, shape: [Double]?, calendar: CivilCalendar) -> Double {
+        guard let shape else { return 1 }
+        return shape[calendar.hour(t)]
+    }
+
+    /// ∫ weight dt over `[start, end)`, in weight-seconds.
+    static func weightedLength(from start: SimTime, to end: SimTime, shape: [Double]?, calendar: CivilCalendar) -> Double {
+        guard let shape else { return Double(end - start) }
+        var total = 0.0
+        var cursor = start
+        while cursor < end {
+            let hourEnd = min(end, cursor - calendar.secondOfDay(cursor) % Seconds.hour + Seconds.hour)
+            total += shape[calendar.hour(cursor)] * Double(hourEnd - cursor)
+            cursor = hourEnd
+        }
+        return total
+    }
+}

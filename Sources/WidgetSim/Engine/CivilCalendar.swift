@@ -1,0 +1,187 @@
+/// A day of the week.
+public enum Weekday: Int, CaseIterable, Sendable, Comparable {
+    case monday = 0, tuesday, wednesday, thursday, friday, saturday, sunday
+
+    /// The three-letter lower-case name used in scenario files ("mon").
+    public var shortName: String {
+        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][rawValue]
+    }
+
+    public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A local date and time of day, without a time zone.
+public struct CivilDateTime: Equatable, Sendable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// True when the fields name a real proleptic-Gregorian date and time.
+    public var isValid: Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else {
+            return false
+        }
+        return day <= CivilCalendar.daysInMonth(year: year, month: month)
+    }
+}
+
+/// Maps virtual time to a device's local calendar: day index, weekday, time of day.
+///
+/// Promised: all arithmetic is integer (Howard Hinnant's civil-from-days
+/// algorithms), so it needs no Foundation and gives the same answer everywhere.
+/// The offset from UTC is fixed for the whole run.
+///
+/// Not promised: daylight-saving transitions. A scenario that crosses one
+/// should be split or given the offset that covers most of it.
+public struct CivilCalendar: Equatable, Sendable {
+    /// The scenario's start, in seconds since 1970-01-01T00:00:00Z.
+    public let startEpochSeconds: Int
+    /// This device's offset from UTC, in seconds (east positive).
+    public let utcOffsetSeconds: Int
+    /// Local seconds since 1970-01-01T00:00 at local midnight of the day that contains t = 0.
+    let _firstLocalMidnight: Int
+
+    /// A calendar for a device with `utcOffsetSeconds`, for a scenario that
+    /// starts at the UTC instant `startEpochSeconds`.
+    public init(startEpochSeconds: Int, utcOffsetSeconds: Int) {
+        self.startEpochSeconds = startEpochSeconds
+        self.utcOffsetSeconds = utcOffsetSeconds
+        let localStart = startEpochSeconds + utcOffsetSeconds
+        _firstLocalMidnight = CivilCalendar.floorDiv(localStart, Seconds.day) * Seconds.day
+    }
+
+    /// A calendar whose t = 0 is the local date and time `start` at `utcOffsetSeconds`.
+    public init(localStart start: CivilDateTime, utcOffsetSeconds: Int) {
+        let days = CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day)
+        let local = days * Seconds.day + start.hour * Seconds.hour + start.minute * Seconds.minute + start.second
+        self.init(startEpochSeconds: local - utcOffsetSeconds, utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// The same scenario start seen from another time zone.
+    public func withUTCOffset(_ seconds: Int) -> CivilCalendar {
+        CivilCalendar(startEpochSeconds: startEpochSeconds, utcOffsetSeconds: seconds)
+    }
+
+    /// Local seconds since 1970-01-01T00:00 (local) at virtual time `t`.
+    public func localSeconds(_ t: SimTime) -> Int { startEpochSeconds + utcOffsetSeconds + t }
+
+    /// The local day index: 0 for the local date that contains t = 0.
+    public func dayIndex(_ t: SimTime) -> Int {
+        CivilCalendar.floorDiv(localSeconds(t) - _firstLocalMidnight, Seconds.day)
+    }
+
+    /// Virtual time at local midnight starting day `dayIndex` (negative if before t = 0).
+    public func startOfDay(_ dayIndex: Int) -> SimTime {
+        _firstLocalMidnight + dayIndex * Seconds.day - startEpochSeconds - utcOffsetSeconds
+    }
+
+    /// Seconds since local midnight, in 0..<86400.
+    public func secondOfDay(_ t: SimTime) -> Int {
+        CivilCalendar.floorMod(localSeconds(t), Seconds.day)
+    }
+
+    /// The local hour, 0...23.
+    public func hour(_ t: SimTime) -> Int { secondOfDay(t) / Seconds.hour }
+
+    /// The local weekday.
+    public func weekday(_ t: SimTime) -> Weekday {
+        // 1970-01-01 was a Thursday.
+        let days = CivilCalendar.floorDiv(localSeconds(t), Seconds.day)
+        return Weekday(rawValue: CivilCalendar.floorMod(days + 3, 7))!
+    }
+
+    /// The local date and time at `t`.
+    public func civil(_ t: SimTime) -> CivilDateTime {
+        let local = localSeconds(t)
+        let days = CivilCalendar.floorDiv(local, Seconds.day)
+        let second = CivilCalendar.floorMod(local, Seconds.day)
+        let (year, month, day) = CivilCalendar.civilFromDays(days)
+        return CivilDateTime(
+            year: year, month: month, day: day,
+            hour: second / Seconds.hour, minute: second % Seconds.hour / Seconds.minute, second: second % Seconds.minute
+        )
+    }
+
+    /// ISO 8601 local time with offset, e.g. `2026-03-02T07:15:00+01:00`.
+    public func iso8601(_ t: SimTime) -> String {
+        let c = civil(t)
+        var text = ""
+        text.reserveCapacity(25)
+        text += CivilCalendar.padded(c.year, 4) + "-" + CivilCalendar.padded(c.month, 2) + "-"
+        text += CivilCalendar.padded(c.day, 2) + "T" + CivilCalendar.padded(c.hour, 2) + ":"
+        text += CivilCalendar.padded(c.minute, 2) + ":" + CivilCalendar.padded(c.second, 2)
+        text += CivilCalendar.formatOffset(utcOffsetSeconds)
+        return text
+    }
+
+    /// `+01:00`, `-05:30`, `+00:00`.
+    public static func formatOffset(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(seconds) / Seconds.minute
+        return sign + padded(minutes / 60, 2) + ":" + padded(minutes % 60, 2)
+    }
+
+    // MARK: Proleptic Gregorian arithmetic (Hinnant, "chrono-Compatible Low-Level Date Algorithms")
+
+    /// Days since 1970-01-01 for a civil date.
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The civil date of a count of days since 1970-01-01.
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func floorDiv(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    static func floorMod(_ a: Int, _ b: Int) -> Int { a - floorDiv(a, b) * b }
+
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padding = String(repeating: "0", count: max(0, width - digits.count))
+        return (value < 0 ? "-" : "") + padding + digits
+    }
+}

@@ -1,0 +1,17 @@
+extension EventQueue {
+    /// Verifies the heap property on every parent–child pair.
+    ///
+    /// Does real work only when `WIDGETSIM_INTERNAL_CHECKS` is defined (debug
+    /// builds, so every test run); release builds compile it away.
+    func _checkInvariants() {
+        #if WIDGETSIM_INTERNAL_CHECKS
+        for index in 1..<max(1, _storage.count) {
+            let parent = (index - 1) / 2
+            precondition(
+                !_storage[index].precedes(_storage[parent]),
+                "EventQueue: slot \(index) precedes its parent \(parent)"
+            )
+        }
+        #endif
+    }
+}

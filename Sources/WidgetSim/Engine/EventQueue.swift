@@ -1,0 +1,128 @@
+/// A priority queue of scheduled events, ordered by `(time, insertion sequence)`.
+///
+/// Promised: `popNext()` returns events in nondecreasing time, and events
+/// scheduled for the same time come out in the order they were scheduled. An
+/// event scheduled for the current time from inside a handler therefore runs
+/// after every event already queued for that time (as in SwiftNIO's
+/// `EmbeddedEventLoop`). A cancelled event never comes out.
+///
+/// Not promised: the layout of the storage. Ties are never broken by heap
+/// position, only by the explicit insertion counter.
+///
+/// The queue is single-threaded and holds no locks. It is sized for the
+/// simulator's workload: one device has a few dozen pending events at most,
+/// so cancellation searches linearly instead of keeping an index.
+public struct EventQueue<Payload> {
+    /// Identifies one scheduled event, for cancellation.
+    public struct Handle: Hashable, Sendable {
+        let _sequence: UInt64
+    }
+
+    struct _Slot {
+        var time: SimTime
+        var sequence: UInt64
+        var payload: Payload
+
+        func precedes(_ other: _Slot) -> Bool {
+            time < other.time || (time == other.time && sequence < other.sequence)
+        }
+    }
+
+    var _storage: [_Slot] = []
+    var _nextSequence: UInt64 = 0
+
+    /// Creates an empty queue with room for `capacity` events before it grows.
+    public init(reservingCapacity capacity: Int = 32) {
+        _storage.reserveCapacity(capacity)
+    }
+
+    /// The number of pending events.
+    public var count: Int { _storage.count }
+
+    /// True when no event is pending.
+    public var isEmpty: Bool { _storage.isEmpty }
+
+    /// The time of the next event, or nil when the queue is empty.
+    /// - Complexity: O(1)
+    public var nextTime: SimTime? { _storage.first?.time }
+
+    /// Schedules `payload` at `time` and returns a handle that can cancel it.
+    /// - Complexity: O(log n)
+    @discardableResult
+    public mutating func schedule(_ payload: Payload, at time: SimTime) -> Handle {
+        let sequence = _nextSequence
+        _nextSequence &+= 1
+        _storage.append(_Slot(time: time, sequence: sequence, payload: payload))
+        _siftUp(from: _storage.count - 1)
+        _checkInvariants()
+        return Handle(_sequence: sequence)
+    }
+
+    /// Removes and returns the earliest event, or nil when the queue is empty.
+    /// - Complexity: O(log n)
+    public mutating func popNext() -> (time: SimTime, payload: Payload)? {
+        guard let first = _storage.first else { return nil }
+        _remove(at: 0)
+        _checkInvariants()
+        return (first.time, first.payload)
+    }
+
+    /// Cancels a scheduled event. Returns false when it already ran or was cancelled.
+    /// - Complexity: O(n)
+    @discardableResult
+    public mutating func cancel(_ handle: Handle) -> Bool {
+        guard let index = _storage.firstIndex(where: { $0.sequence == handle._sequence }) else {
+            return false
+        }
+        _remove(at: index)
+        _checkInvariants()
+        return true
+    }
+
+    /// Removes every pending event but keeps the storage and the sequence counter.
+    public mutating func removeAll() {
+        _storage.removeAll(keepingCapacity: true)
+    }
+
+    mutating func _remove(at index: Int) {
+        let last = _storage.removeLast()
+        guard index < _storage.count else { return }
+        _storage[index] = last
+        if index > 0 && _storage[index].precedes(_storage[(index - 1) / 2]) {
+            _siftUp(from: index)
+        } else {
+            _siftDown(from: index)
+        }
+    }
+
+    mutating func _siftUp(from start: Int) {
+        var child = start
+        let moving = _storage[child]
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard moving.precedes(_storage[parent]) else { break }
+            _storage[child] = _storage[parent]
+            child = parent
+        }
+        _storage[child] = moving
+    }
+
+    mutating func _siftDown(from start: Int) {
+        var parent = start
+        let moving = _storage[parent]
+        let count = _storage.count
+        while true {
+            let left = 2 * parent + 1
+            guard left < count else { break }
+            let right = left + 1
+            let earlier = (right < count && _storage[right].precedes(_storage[left])) ? right : left
+            guard _storage[earlier].precedes(moving) else { break }
+            _storage[parent] = _storage[earlier]
+            parent = earlier
+        }
+        _storage[parent] = moving
+    }
+}
+
+extension EventQueue: Sendable where Payload: Sendable {}
+extension EventQueue._Slot: Sendable where Payload: Sendable {}

@@ -1,0 +1,49 @@
+/// A node in the tree of random streams derived from the master seed.
+///
+/// Every device, widget and purpose gets its own seed by walking labels down
+/// from the master seed: `master.derived("device", "phone").derived("views")`.
+/// A stream depends only on its own path, so adding a widget, reordering
+/// devices or running devices on other threads or shards never changes the
+/// draws of the others. Separate purposes (views, latency, truth) have separate
+/// streams, so two variants of a scenario that differ only in reload policy see
+/// the same user and the same truth (common random numbers).
+public struct StreamSeed: Hashable, Sendable {
+    public let value: UInt64
+
+    public init(_ value: UInt64) { self.value = value }
+
+    /// The seed one level down, labelled by an integer.
+    public func derived(_ label: UInt64) -> StreamSeed {
+        StreamSeed(SplitMix64.mix(SplitMix64.mix(value ^ 0x5851_F42D_4C95_7F2D) &+ label))
+    }
+
+    /// The seed one level down, labelled by a string (hashed with FNV-1a, which
+    /// unlike Swift's `Hasher` is the same in every process).
+    public func derived(_ label: String) -> StreamSeed {
+        derived(StreamSeed.fnv1a(label))
+    }
+
+    /// The seed down a path of labels.
+    public func derived(_ first: String, _ rest: String...) -> StreamSeed {
+        rest.reduce(derived(first)) { $0.derived($1) }
+    }
+
+    /// A generator seeded from this node.
+    public func stream() -> RandomStream { RandomStream(seed: value) }
+
+    /// A uniform double in [0, 1) that depends only on this seed and `counter`:
+    /// a counter-based draw, for values that must not depend on how many other
+    /// draws happened before (such as how predictable one hour's weather was).
+    public func unit(at counter: UInt64) -> Double {
+        Double(derived(counter).value >> 11) * 0x1.0p-53
+    }
+
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

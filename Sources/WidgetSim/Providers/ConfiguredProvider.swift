@@ -1,0 +1,137 @@
+/// An entry of the built-in provider: a date and where its data came from.
+public struct ConfiguredEntry: TimelineEntry, Equatable {
+    public var date: SimTime
+    public var dataFetchedAt: SimTime
+    public var isForecast: Bool
+}
+
+/// The built-in provider that scenario files configure. It is an ordinary
+/// `TimelineProvider`: a Swift provider written against the same API behaves
+/// the same way.
+///
+/// Each call fetches once from the simulated server, then returns `entryCount`
+/// entries `entrySpacing` apart (the first at the answer's time, later ones
+/// forecasts if `forecasts` is set) and the configured reload policy. A failed
+/// request returns one entry showing the last good data and asks again after
+/// `retryAfterFailure`.
+public struct ConfiguredProvider: TimelineProvider {
+    /// What the provider is asked to return.
+    public enum Policy: Equatable, Sendable {
+        case atEnd
+        /// `after(now + interval)`.
+        case after(interval: Int)
+        case never
+    }
+
+    public struct Settings: Equatable, Sendable {
+        /// Entries per timeline, 1...`maximumEntries` (F23).
+        public var entryCount: Int = 1
+        /// Seconds between entries (F13 advises at least about 5 minutes).
+        public var entrySpacing: Int = Seconds.hour
+        /// Place entries after the first on multiples of `entrySpacing` on the
+        /// local clock (on the hour for hourly weather) instead of `now + k·spacing`.
+        public var alignEntries: Bool = false
+        /// Entries after the first predict the truth at their date (E5).
+        public var forecasts: Bool = false
+        public var policy: Policy = .atEnd
+        /// Round the `after` date up to a multiple of this many seconds on the
+        /// local clock (0 = no rounding). Rounding to the hour makes a fleet
+        /// reload together (F25).
+        public var afterAlignment: Int = 0
+        /// Add a uniform 0...`jitter` seconds to the `after` date, as Apple
+        /// advises to spread server load (F25).
+        public var jitter: Int = 0
+        /// Move an `after` date that falls outside the truth's active window to
+        /// the window's next opening (E4: no weekend reloads for stocks).
+        public var skipInactiveHours: Bool = false
+        /// `after` interval used when the request failed.
+        public var retryAfterFailure: Int = 15 * Seconds.minute
+        public var network = NetworkModel()
+        /// Probability that a call also starts a background URL session (F20).
+        public var backgroundSessionProbability: Double = 0
+        /// How long such a session takes to deliver its events.
+        public var backgroundSessionDuration: DurationDistribution = .exponential(mean: 600)
+
+        /// The most entries one timeline may hold: timelines of about 400
+        /// entries were seen to stop updating (F23).
+        public static let maximumEntries = 400
+
+        public init() {}
+    }
+
+    public var settings: Settings
+    /// When the last good data was fetched, kept as an app keeps its cache.
+    public private(set) var lastGoodFetch: SimTime?
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    public func placeholder(in context: TimelineProviderContext) -> ConfiguredEntry {
+        ConfiguredEntry(date: context.now, dataFetchedAt: context.now, isForecast: false)
+    }
+
+    public func snapshot(in context: TimelineProviderContext) -> ConfiguredEntry {
+        // Sample data, fast, as Apple asks for the gallery (F5).
+        ConfiguredEntry(date: context.now, dataFetchedAt: lastGoodFetch ?? context.now, isForecast: false)
+    }
+
+    public mutating func timeline(in context: inout TimelineProviderContext) -> Timeline<ConfiguredEntry> {
+        let result = context.fetch()
+        let now = context.now
+        guard case .success(let dataAsOf) = result else {
+            let cached = ConfiguredEntry(date: now, dataFetchedAt: lastGoodFetch ?? 0, isForecast: false)
+            return Timeline(entries: [cached], policy: .after(now + settings.retryAfterFailure))
+        }
+        lastGoodFetch = dataAsOf
+        if settings.backgroundSessionProbability > 0,
+           context.randomUnit() < settings.backgroundSessionProbability {
+            context.startBackgroundSession(completingAfter: settings.backgroundSessionDuration)
+        }
+        var entries: [ConfiguredEntry] = []
+        entries.reserveCapacity(settings.entryCount)
+        entries.append(ConfiguredEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
+        var date = now
+        for _ in 1..<max(1, settings.entryCount) {
+            date = nextEntryDate(after: date, calendar: context.calendar)
+            entries.append(ConfiguredEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts))
+        }
+        return Timeline(entries: entries, policy: reloadPolicy(now: now, context: &context))
+    }
+
+    func nextEntryDate(after date: SimTime, calendar: CivilCalendar) -> SimTime {
+        guard settings.alignEntries else { return date + settings.entrySpacing }
+        return ConfiguredProvider.roundUp(date + 1, toMultipleOf: settings.entrySpacing, calendar: calendar)
+    }
+
+    func reloadPolicy(now: SimTime, context: inout TimelineProviderContext) -> TimelineReloadPolicy {
+        switch settings.policy {
+        case .atEnd:
+            return .atEnd
+        case .never:
+            return .never
+        case .after(let interval):
+            var date = now + interval
+            if settings.afterAlignment > 0 {
+                date = ConfiguredProvider.roundUp(date, toMultipleOf: settings.afterAlignment, calendar: context.calendar)
+            }
+            if settings.skipInactiveHours, let window = context.truthActiveWindow,
+               !window.contains(date, calendar: context.calendar),
+               let opening = window.nextStart(atOrAfter: date, calendar: context.calendar) {
+                date = opening
+            }
+            if settings.jitter > 0 {
+                date += Int(context.randomUnit() * Double(settings.jitter + 1))
+            }
+            return .after(date)
+        }
+    }
+
+    /// The first instant at or after `t` that is a multiple of `step` seconds
+    /// after local midnight.
+    static func roundUp(_ t: SimTime, toMultipleOf step: Int, calendar: CivilCalendar) -> SimTime {
+        let second = calendar.secondOfDay(t)
+        let remainder = second % step
+        return remainder == 0 ? t : t + (step - remainder)
+    }
+}

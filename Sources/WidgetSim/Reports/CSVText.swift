@@ -1,0 +1,35 @@
+/// Builds CSV text (RFC 4180): a header row, then rows, `\n` line endings.
+struct CSVText {
+    private(set) var text: String
+
+    init(header: [String]) {
+        text = header.joined(separator: ",") + "\n"
+    }
+
+    mutating func append(_ fields: [String]) {
+        var first = true
+        for field in fields {
+            if !first { text += "," }
+            first = false
+            text += CSVText.quoted(field)
+        }
+        text += "\n"
+    }
+
+    /// The field, quoted only if it holds a comma, quote or line break.
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced, without Foundation.
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,120 @@
+/// One report file: a name inside the report directory and its contents.
+public struct ReportFile: Equatable, Sendable {
+    public var name: String
+    public var contents: String
+
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
+}
+
+/// Renders a run into the report files, a stable contract: the columns and
+/// their order are documented in the README and pinned by golden files.
+public struct ReportWriter {
+    public static let reloadsHeader = [
+        "seconds", "time", "device", "widget", "kind", "trigger", "budgeted", "budget_used_24h", "budget_limit",
+        "waited_seconds", "result", "entries", "policy", "next_eligible_seconds",
+    ]
+    public static let viewsHeader = [
+        "seconds", "time", "device", "widget", "shown_entry_seconds", "data_seconds", "stale", "staleness_seconds",
+    ]
+    public static let dailyHeader = [
+        "day", "device", "widget", "kind", "budget_limit", "reloads_budgeted", "reloads_free", "withheld", "timed_out",
+        "views", "stale_views", "mean_staleness_seconds",
+    ]
+
+    let setup: SimulationSetup
+    let collector: ReportCollector
+    let calendars: [CivilCalendar]
+    let totals: WidgetTotals
+
+    public init(setup: SimulationSetup, collector: ReportCollector) {
+        self.setup = setup
+        self.collector = collector
+        self.calendars = setup.devices.map { setup.calendar.withUTCOffset($0.utcOffsetSeconds ?? setup.utcOffsetSeconds) }
+        self.totals = WidgetTotals(setup: setup, collector: collector)
+    }
+
+    /// All report files, in a fixed order.
+    public func files() -> [ReportFile] {
+        [
+            ReportFile(name: "reloads.csv", contents: reloadsCSV()),
+            ReportFile(name: "views.csv", contents: viewsCSV()),
+            ReportFile(name: "daily.csv", contents: dailyCSV()),
+            ReportFile(name: "summary.md", contents: SummaryReport(writer: self).render()),
+        ]
+    }
+
+    func widget(_ device: Int, _ widget: Int) -> WidgetSetup { setup.devices[device].widgets[widget] }
+
+    func reloadsCSV() -> String {
+        var csv = CSVText(header: ReportWriter.reloadsHeader)
+        for record in collector.reloads {
+            let widget = widget(record.device, record.widget)
+            csv.append([
+                String(record.time),
+                calendars[record.device].iso8601(record.time),
+                setup.devices[record.device].id,
+                widget.id,
+                widget.kind,
+                record.trigger.reportName,
+                record.budgeted ? "1" : "0",
+                String(record.budgetUsed24h),
+                record.budgetLimit.map(String.init) ?? "",
+                String(record.waited),
+                record.result.rawValue,
+                String(record.entryCount),
+                record.policy?.name ?? "",
+                record.nextEligible.map(String.init) ?? "",
+            ])
+        }
+        return csv.text
+    }
+
+    func viewsCSV() -> String {
+        var csv = CSVText(header: ReportWriter.viewsHeader)
+        for record in collector.views {
+            csv.append([
+                String(record.time),
+                calendars[record.device].iso8601(record.time),
+                setup.devices[record.device].id,
+                widget(record.device, record.widget).id,
+                record.shownEntryDate.map(String.init) ?? "",
+                record.dataAsOf.map(String.init) ?? "",
+                record.isStale ? "1" : "0",
+                String(record.staleness),
+            ])
+        }
+        return csv.text
+    }
+
+    func dailyCSV() -> String {
+        var csv = CSVText(header: ReportWriter.dailyHeader)
+        let dayCount = totals.perDay.map { $0.first?.count ?? 0 }.max() ?? 0
+        for offset in 0..<dayCount {
+            for device in setup.devices.indices {
+                for (index, counts) in totals.perDay[device].enumerated() where offset < counts.count {
+                    let day = counts[offset]
+                    // A widget not yet added that day has no row.
+                    guard day.hasDayStart else { continue }
+                    csv.append([
+                        String(totals.firstDay[device] + offset),
+                        setup.devices[device].id,
+                        widget(device, index).id,
+                        widget(device, index).kind,
+                        day.budgetLimit.map(String.init) ?? "",
+                        String(day.reloadsBudgeted),
+                        String(day.reloadsFree),
+                        String(day.withheld),
+                        String(day.timedOut),
+                        String(day.views),
+                        String(day.staleViews),
+                        day.views == 0 ? "" : FixedDecimal.format(Double(day.stalenessSum) / Double(day.views), decimals: 1),
+                    ])
+                }
+            }
+        }
+        return csv.text
+    }
+}

@@ -1,0 +1,82 @@
+/// Renders `summary.md`: the scenario, one row per widget, the parameters
+/// with the facts they rest on, and how to read the numbers.
+struct SummaryReport {
+    let writer: ReportWriter
+
+    var setup: SimulationSetup { writer.setup }
+
+    func render() -> String {
+        var out = "# widgetsim report: \(setup.name)\n\n"
+        if !setup.description.isEmpty {
+            out += "> \(setup.description)\n\n"
+        }
+        let calendar = setup.calendar
+        let widgetCount = setup.devices.reduce(0) { $0 + $1.widgets.count }
+        out += "| run | |\n|---|---|\n"
+        out += "| seed | \(setup.seed) |\n"
+        out += "| days | \(setup.days), from \(calendar.iso8601(0)) to \(calendar.iso8601(setup.endTime)) |\n"
+        out += "| devices | \(setup.devices.count) |\n"
+        out += "| widgets | \(widgetCount) |\n"
+        out += "| budget model | \(setup.scheduler.budgetModel.rawValue) |\n\n"
+
+        out += "## Widgets\n\n"
+        out += "Per day means over the \(setup.days) simulated days. Staleness percentiles are over all views, a fresh view counting as 0.\n\n"
+        out += "| device | widget | policy | reloads/day | budgeted/day | free/day | withheld | timed out | views | stale views | staleness p50 | staleness p95 | staleness max |\n"
+        out += "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        let days = Double(setup.days)
+        for (deviceIndex, device) in setup.devices.enumerated() {
+            for (widgetIndex, widget) in device.widgets.enumerated() {
+                let total = writer.totals.total(device: deviceIndex, widget: widgetIndex)
+                let sorted = writer.totals.staleness[deviceIndex][widgetIndex]
+                let reloads = total.reloadsBudgeted + total.reloadsFree
+                out += "| \(device.id) | \(widget.id) | \(widget.provider.policySummary) "
+                out += "| \(FixedDecimal.format(Double(reloads) / days, decimals: 1)) "
+                out += "| \(FixedDecimal.format(Double(total.reloadsBudgeted) / days, decimals: 1)) "
+                out += "| \(FixedDecimal.format(Double(total.reloadsFree) / days, decimals: 1)) "
+                out += "| \(total.withheld) | \(total.timedOut) | \(total.views) "
+                out += "| \(FixedDecimal.percent(total.staleViews, of: total.views))% "
+                out += "| \(duration(Percentile.nearestRank(50, of: sorted))) "
+                out += "| \(duration(Percentile.nearestRank(95, of: sorted))) "
+                out += "| \(duration(sorted.last)) |\n"
+            }
+        }
+        out += "\n## Reloads by trigger\n\n"
+        out += triggerTable()
+        out += "\n## Scheduler parameters\n\n"
+        out += "Apple publishes ranges, not the algorithm; each rule is a parameter. [gap] marks a default that no published figure pins down.\n\n"
+        out += "| parameter | value | rests on |\n|---|---|---|\n"
+        for row in setup.scheduler.describedRows {
+            out += "| \(row.name) | \(row.value) | \(row.fact) |\n"
+        }
+        out += "\n" + SummaryReport.howToRead
+        return out
+    }
+
+    func triggerTable() -> String {
+        var counts = Array(repeating: (budgeted: 0, free: 0), count: ReloadTrigger.allCases.count)
+        for record in writer.collector.reloads {
+            let index = ReloadTrigger.allCases.firstIndex(of: record.trigger)!
+            if record.budgeted { counts[index].budgeted += 1 } else { counts[index].free += 1 }
+        }
+        var out = "| trigger | budgeted | free |\n|---|--:|--:|\n"
+        for (index, trigger) in ReloadTrigger.allCases.enumerated() where counts[index].budgeted + counts[index].free > 0 {
+            out += "| \(trigger.reportName) | \(counts[index].budgeted) | \(counts[index].free) |\n"
+        }
+        return out
+    }
+
+    func duration(_ seconds: Int?) -> String {
+        guard let seconds else { return "–" }
+        return DurationText.format(Double(seconds))
+    }
+
+    static let howToRead = """
+        ## How to read this report
+
+        - **reloads.csv** has one row per timeline call WidgetKit made. `budgeted` is 1 when the call counted against the widget's daily budget; `budget_used_24h` counts that widget's budgeted calls in the trailing 24 hours including this one, and `budget_limit` is the limit at that moment (empty under the unlimited model). `waited_seconds` runs from the moment the request became eligible to the call. `next_eligible_seconds` is when the returned policy makes the widget eligible again (empty for `never`).
+        - **views.csv** has one row per look at a widget. `data_seconds` is the instant whose truth the shown entry reflects; the view is `stale` when the truth changed after it, and `staleness_seconds` is how long ago that first change was.
+        - **daily.csv** totals each widget's local day; `withheld` counts reload requests that found the budget spent and had to wait.
+        - A widget that is *withheld* often is asking for more than its budget; one that is *stale* often is not asking at the right times. The policy comparison (`widgetsim compare`) ranks policies on both.
+
+        """
+}

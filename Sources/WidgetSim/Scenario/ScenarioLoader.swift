@@ -1,0 +1,66 @@
+import Foundation
+
+/// Loads scenario files.
+public enum ScenarioLoader {
+    /// The largest scenario file accepted, so a wrong path to a huge file fails fast.
+    public static let maximumFileBytes = 16 * 1024 * 1024
+
+    /// Reads and decodes the scenario at `path`.
+    public static func load(path: String) throws(ScenarioError) -> SimulationSetup {
+        let bytes = try readFile(path)
+        return try decode(bytes, file: path)
+    }
+
+    /// Decodes scenario text; `file` names it in errors.
+    public static func decode(_ text: String, file: String) throws(ScenarioError) -> SimulationSetup {
+        try decode(Array(text.utf8), file: file)
+    }
+
+    static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> SimulationSetup {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
+        }
+        return try ScenarioDecoder(file: file).decode(root)
+    }
+
+    static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(file: path, suggestion: suggestion(for: path))
+        }
+        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "it is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(file: path, reason: "permission denied or not a regular file")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+        } catch {
+            throw .unreadable(file: path, reason: "\(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileBytes else {
+            throw .unreadable(file: path, reason: "larger than \(maximumFileBytes / 1024 / 1024) MiB; a scenario is a small JSON file")
+        }
+        return [UInt8](data)
+    }
+
+    /// A file next to `path` whose name is close, for "did you mean".
+    static func suggestion(for path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        let candidates = names.filter { $0.hasSuffix(".json") }.sorted()
+        guard let match = nearest(to: url.lastPathComponent, among: candidates) else { return nil }
+        return url.deletingLastPathComponent().appendingPathComponent(match).relativePath
+    }
+
+    /// The scenario files in `directory`, by name (without ".json"), sorted.
+    public static func scenarioNames(in directory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+}

@@ -1,0 +1,225 @@
+/// Reads one JSON value of a scenario as a typed value, or throws a
+/// `ScenarioError` that names the file, the field path and the position.
+struct ValueReader {
+    let node: JSONNode
+    let path: String
+    let file: String
+
+    var position: SourcePosition { node.position }
+
+    func wrongType(_ expected: String) -> ScenarioError {
+        .wrongType(file: file, field: path, line: position.line, column: position.column, expected: expected, found: node.typeName)
+    }
+
+    func invalid(_ reason: String, allowed: String) -> ScenarioError {
+        .invalidValue(file: file, field: path, line: position.line, column: position.column, reason: reason, allowed: allowed)
+    }
+
+    func string() throws(ScenarioError) -> String {
+        guard case .string(let text) = node.value else { throw wrongType("a string") }
+        return text
+    }
+
+    /// A non-empty identifier without surrounding spaces or commas (it appears in CSV rows).
+    func identifier() throws(ScenarioError) -> String {
+        let text = try string()
+        guard !text.isEmpty, text.trimmingSpaces() == text, !text.contains(","), !text.contains("\""),
+              !text.contains("\n") else {
+            throw invalid("\"\(text)\" is not a usable identifier", allowed: "a non-empty name without commas, quotes, newlines or surrounding spaces")
+        }
+        return text
+    }
+
+    func bool() throws(ScenarioError) -> Bool {
+        guard case .bool(let value) = node.value else { throw wrongType("true or false") }
+        return value
+    }
+
+    func double(in range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+        guard case .number(let literal) = node.value else { throw wrongType("a number") }
+        guard let value = Double(literal), value.isFinite else { throw invalid("\(literal) is not a finite number", allowed: describe(range)) }
+        guard range.contains(value) else { throw invalid("\(literal) is out of range", allowed: describe(range)) }
+        return value
+    }
+
+    func int(in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        guard case .number(let literal) = node.value else { throw wrongType("a whole number") }
+        guard let value = Int(literal) else {
+            throw invalid("\(literal) is not a whole number in range", allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)")
+        }
+        guard range.contains(value) else {
+            throw invalid("\(literal) is out of range", allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    func uint64() throws(ScenarioError) -> UInt64 {
+        guard case .number(let literal) = node.value else { throw wrongType("a whole number") }
+        guard let value = UInt64(literal) else {
+            throw invalid("\(literal) is not a whole number in range", allowed: "whole numbers 0...\(UInt64.max)")
+        }
+        return value
+    }
+
+    func probability() throws(ScenarioError) -> Double {
+        try double(in: 0...1)
+    }
+
+    /// A duration in seconds: a number of seconds, or text such as "90s", "15m", "1h30m", "2d", "0.5s".
+    func seconds(minimum: Double = 0, maximum: Double = Double(366 * Seconds.day)) throws(ScenarioError) -> Double {
+        let allowed = "a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))"
+        let value: Double
+        switch node.value {
+        case .number(let literal):
+            guard let number = Double(literal), number.isFinite else { throw invalid("\(literal) is not a duration", allowed: allowed) }
+            value = number
+        case .string(let text):
+            guard let parsed = DurationText.parse(text) else { throw invalid("\"\(text)\" is not a duration", allowed: allowed) }
+            value = parsed
+        default:
+            throw wrongType("a duration (\"15m\" or a number of seconds)")
+        }
+        guard value >= minimum && value <= maximum else {
+            throw invalid("\(DurationText.format(value)) is out of range", allowed: allowed)
+        }
+        return value
+    }
+
+    /// A duration in whole seconds.
+    func wholeSeconds(minimum: Int = 0, maximum: Int = 366 * Seconds.day) throws(ScenarioError) -> Int {
+        let value = try seconds(minimum: Double(minimum), maximum: Double(maximum))
+        guard value == value.rounded() else {
+            throw invalid("\(value) s is not a whole number of seconds", allowed: "whole seconds; virtual time has one-second resolution")
+        }
+        return Int(value)
+    }
+
+    /// A local clock time "HH:MM" (or "HH:MM:SS"), as seconds after midnight, 00:00–24:00.
+    func clockTime() throws(ScenarioError) -> Int {
+        let text = try string()
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let allowed = "a local time \"HH:MM\" from \"00:00\" to \"24:00\""
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]),
+              let second = parts.count == 3 ? Int(parts[2]) : 0,
+              (0...24).contains(hour), (0...59).contains(minute), (0...59).contains(second),
+              hour < 24 || (minute == 0 && second == 0) else {
+            throw invalid("\"\(text)\" is not a clock time", allowed: allowed)
+        }
+        return hour * Seconds.hour + minute * Seconds.minute + second
+    }
+
+    /// One of an enumeration's raw values.
+    func oneOf<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type) throws(ScenarioError) -> Choice where Choice.RawValue == String {
+        let text = try string()
+        if let choice = Choice(rawValue: text) { return choice }
+        let names = Choice.allCases.map(\.rawValue)
+        let hint = nearest(to: text, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        throw invalid("unknown value \"\(text)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
+    }
+
+    func array() throws(ScenarioError) -> [ValueReader] {
+        guard case .array(let elements) = node.value else { throw wrongType("an array") }
+        return elements.enumerated().map { ValueReader(node: $0.element, path: "\(path)[\($0.offset)]", file: file) }
+    }
+
+    func object() throws(ScenarioError) -> ObjectReader {
+        guard case .object(let members) = node.value else { throw wrongType("an object") }
+        return ObjectReader(members: members, reader: self)
+    }
+
+    private func describe(_ range: ClosedRange<Double>) -> String {
+        "numbers from \(DurationText.plain(range.lowerBound)) to \(DurationText.plain(range.upperBound))"
+    }
+}
+
+/// Reads the fields of one JSON object.
+struct ObjectReader {
+    let members: [JSONNode.Member]
+    let reader: ValueReader
+
+    var file: String { reader.file }
+
+    func fieldPath(_ key: String) -> String {
+        reader.path.isEmpty ? key : "\(reader.path).\(key)"
+    }
+
+    /// The value of `key`, if present.
+    func optional(_ key: String) -> ValueReader? {
+        members.first { $0.key == key }.map { ValueReader(node: $0.value, path: fieldPath(key), file: file) }
+    }
+
+    /// The value of `key`, which must be present.
+    func required(_ key: String) throws(ScenarioError) -> ValueReader {
+        guard let value = optional(key) else {
+            throw .missingField(file: file, field: fieldPath(key), line: reader.position.line, column: reader.position.column)
+        }
+        return value
+    }
+
+    /// Throws for the first field (in file order) that is not in `allowed`.
+    func rejectUnknownFields(_ allowed: [String]) throws(ScenarioError) {
+        for member in members where !allowed.contains(member.key) {
+            throw .unknownField(
+                file: file, field: fieldPath(member.key), line: member.keyPosition.line, column: member.keyPosition.column,
+                suggestion: nearest(to: member.key, among: allowed), allowed: allowed)
+        }
+    }
+}
+
+/// Durations written as text: "90s", "15m", "1h30m", "2d", "0.5s".
+enum DurationText {
+    /// Seconds, or nil if the text is not a duration.
+    static func parse(_ text: String) -> Double? {
+        var total = 0.0
+        var number = ""
+        var sawUnit = false
+        for character in text {
+            if character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
+            let unit: Double
+            switch character {
+            case "d": unit = Double(Seconds.day)
+            case "h": unit = Double(Seconds.hour)
+            case "m": unit = Double(Seconds.minute)
+            case "s": unit = 1
+            default: return nil
+            }
+            guard !number.isEmpty, let value = Double(number) else { return nil }
+            total += value * unit
+            number = ""
+            sawUnit = true
+        }
+        guard sawUnit, number.isEmpty else { return nil }
+        return total
+    }
+
+    /// A short human form: "90s", "15m", "1h30m", "2d".
+    static func format(_ seconds: Double) -> String {
+        guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(plain(seconds))s" }
+        var remaining = Int(seconds)
+        if remaining == 0 { return "0s" }
+        var text = ""
+        for (unit, suffix) in [(Seconds.day, "d"), (Seconds.hour, "h"), (Seconds.minute, "m"), (1, "s")] where remaining >= unit {
+            text += "\(remaining / unit)\(suffix)"
+            remaining %= unit
+        }
+        return text
+    }
+
+    /// A number without a trailing ".0".
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,58 @@
+/// Every number the scheduler uses, with its default and the fact it rests on.
+///
+/// Apple publishes ranges and rules, not the algorithm, so each rule is a
+/// named knob. Defaults are the published figure where there is one (F8, F13,
+/// F22) and a documented guess marked [gap] where there is none. The README's
+/// model table lists the same parameters.
+public struct SchedulerParameters: Equatable, Sendable {
+    /// Which budget accounting to use (F10, F24).
+    public var budgetModel: BudgetModel = .rollingWindow
+    /// Each instance's base daily budget is drawn uniformly from this range
+    /// once, from its own stream (F7, F8: "40 to 70" for a frequently viewed widget).
+    public var dailyBudgetMin = 40
+    public var dailyBudgetMax = 70
+    /// Views of its page in the trailing 24 h at which a widget counts as
+    /// frequently viewed; below it the budget shrinks in proportion (F8, F9). [gap]
+    /// 0 turns the scaling off.
+    public var frequentViewsPerDay: Double = 20
+    /// The smallest daily budget, however rarely the widget is viewed (F9). [gap]
+    public var minimumDailyBudget = 5
+    /// Days after a widget is added during which the system is still learning (F11).
+    public var learningDays: Double = 3
+    /// Budget multiplier during learning: "more reloads than normal" (F11). [gap]
+    public var learningMultiplier = 1.5
+    /// Minimum seconds between two budgeted reloads of one instance (F13: about 5 minutes).
+    public var minimumSpacing = 5 * Seconds.minute
+    /// Token-bucket capacity as a fraction of the daily limit. [gap]
+    public var tokenBucketBurst = 0.25
+    /// A due reload joins a reload batch already planned on the device within
+    /// this many seconds, instead of opening its own (F14). [gap]
+    public var coalescingWindow = 5 * Seconds.minute
+    /// Delay between a budgeted reload becoming due and the batch that runs it,
+    /// when it opens a new batch (F4: eligibility is not execution; reloads
+    /// were seen arriving up to 1–2 hours late). [gap]
+    public var schedulingDelay: DurationDistribution = .logNormal(median: 120, p95: 1_800)
+    /// A budgeted reload of a widget not seen for this long waits until its
+    /// page is next viewed (F9: rarely visited pages reload less often and may
+    /// reload when the page becomes visible). 0 turns the rule off. [gap]
+    public var deferWhenUnseenFor = 2 * Seconds.hour
+    /// `atEnd` with a single entry: the system picks the time itself (F3);
+    /// modelled as this delay after the entry's date, within F8's 15–60 minutes. [gap]
+    public var singleEntryAtEndDelay: DurationDistribution = .uniform(min: 15 * Seconds.minute, max: Seconds.hour)
+    /// A provider call longer than this produces no timeline (F22: Apple gives
+    /// no number; one seed says 28 s, developers cite about 30 s).
+    public var providerTimeLimit = 30
+    /// How push reloads are budgeted (F19). [gap]
+    public var pushBudget: PushBudget = .shared
+    /// Push notifications are delivered opportunistically (F19). [gap]
+    public var pushDeliveryDelay: DurationDistribution = .uniform(min: 0, max: 120)
+    /// WidgetCenter reloads from a foreground app or a media session reach the
+    /// widget after this delay (F18: seen 2 s, 26 s and 27 s).
+    public var foregroundReloadDelay: DurationDistribution = .uniform(min: 2, max: 27)
+    /// An App Intent's reload of the tapped widget is immediate (F18).
+    public var interactionReloadDelay: DurationDistribution = .uniform(min: 0, max: 1)
+    /// Delay of a reload after a locale, accessibility, time or account change (F17). [gap]
+    public var systemReloadDelay: DurationDistribution = .uniform(min: 0, max: 10)
+
+    public init() {}
+}

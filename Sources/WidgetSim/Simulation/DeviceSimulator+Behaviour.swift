@@ -1,0 +1,297 @@
+// The user's side of a device: days, views, app and media sessions, location
+// and system changes, and changes in the truth behind each widget. Each
+// process draws from its own stream and schedules only its next event, so
+// the queue stays small and a process never shifts another's draws.
+
+extension DeviceSimulator {
+    // MARK: Widgets and days
+
+    mutating func addWidget(_ widget: Int) {
+        widgets[widget].added = true
+        // F5: the gallery snapshot and the first-display placeholder are not reloads.
+        _ = widgets[widget].provider.snapshot(in: providerContext(widget, isPreview: true))
+        _ = widgets[widget].provider.placeholder(in: providerContext(widget, isPreview: false))
+        reportDayStart(widget, day: calendar.dayIndex(now))
+        startCall(widget, trigger: .initial, budgeted: false, waited: 0)
+    }
+
+    /// Tells the observer the widget's limit as a local day begins (once per day).
+    mutating func reportDayStart(_ widget: Int, day: Int) {
+        guard day > widgets[widget].lastReportedDay else { return }
+        widgets[widget].lastReportedDay = day
+        observer.dayStarted(DayStartRecord(
+            time: now, day: day, device: deviceIndex, widget: widget, budgetLimit: dailyLimit(widget, at: now)))
+    }
+
+    mutating func startDay(_ day: Int) {
+        var random = seed.derived("day").derived(UInt64(bitPattern: Int64(day))).stream()
+        let plan = DayPlan.draw(day: day, profile: setup.user, calendar: calendar, random: &random)
+        dayPlans[((day % 2) + 2) % 2] = plan
+        for widget in widgets.indices where widgets[widget].added {
+            reportDayStart(widget, day: day)
+        }
+        for page in setup.pages.indices {
+            scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
+        }
+        for app in setup.apps.indices {
+            scheduleNextAppSession(app, day: day, after: max(now, plan.wake) - 1)
+            scheduleNextMediaSession(app, day: day, after: max(now, plan.wake) - 1)
+        }
+        if let next = awakeArrival(day: day, after: max(now, plan.wake) - 1, perDay: setup.user.locationChangesPerDay, random: &locationRandom) {
+            queue.schedule(.locationChanged(day: day), at: next)
+        }
+        if let next = allDayArrival(day: day, after: now - 1, perDay: setup.user.systemChangesPerDay, random: &systemRandom) {
+            queue.schedule(.systemChanged(day: day), at: next)
+        }
+        for widget in widgets.indices {
+            scheduleNextTruthChange(widget, day: day, after: now - 1)
+        }
+        let tomorrow = calendar.startOfDay(day + 1)
+        if tomorrow < endTime {
+            queue.schedule(.dayStarted(day: day + 1), at: tomorrow)
+        }
+    }
+
+    /// The next arrival within the day's waking hours, shaped by the user's hourly activity.
+    func awakeArrival(day: Int, after: SimTime, perDay: Double, random: inout RandomStream) -> SimTime? {
+        let plan = plan(for: day)
+        return ArrivalProcess.nextArrival(
+            after: after, start: plan.wake, end: plan.sleep, expected: perDay,
+            shape: setup.user.hourlyActivity, calendar: calendar, random: &random)
+    }
+
+    /// The next arrival at any hour of the day, evenly spread.
+    func allDayArrival(day: Int, after: SimTime, perDay: Double, random: inout RandomStream) -> SimTime? {
+        let start = calendar.startOfDay(day)
+        return ArrivalProcess.nextArrival(
+            after: after, start: start, end: start + Seconds.day, expected: perDay,
+            shape: nil, calendar: calendar, random: &random)
+    }
+
+    // MARK: Views (F1, F6, F9)
+
+    mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
+        if let next = awakeArrival(day: day, after: after, perDay: setup.pages[page].viewsPerDay, random: &pageRandoms[page]) {
+            queue.schedule(.pageViewed(page: page, day: day), at: next)
+        }
+    }
+
+    mutating func viewPage(_ page: Int, day: Int) {
+        lookAtPage(page)
+        scheduleNextView(page, day: day, after: now)
+    }
+
+    /// The user looks at a page: every widget on it is seen.
+    mutating func lookAtPage(_ page: Int) {
+        pageViews[page].record(now)
+        pageLastViewed[page] = now
+        for widget in widgetsOnPage[page] where widgets[widget].added {
+            recordView(widget)
+            if widgets[widget].waitingForView {
+                // F9: a deferred reload may run when its page becomes visible.
+                advancePendingReload(widget)
+            }
+            if widgets[widget].locationReloadOnNextView {
+                // F17: a significant location change reloads when the widget is viewed.
+                widgets[widget].locationReloadOnNextView = false
+                requestFreeReload(widget, trigger: .location, at: now)
+            }
+            let tapRate = widgets[widget].setup.tapsPerView
+            if tapRate > 0 && widgets[widget].interactionRandom.nextBool(probability: tapRate) {
+                tap(widget)
+            }
+        }
+    }
+
+    /// Records what the widget shows now against the truth.
+    mutating func recordView(_ widget: Int) {
+        let entries = widgets[widget].entries
+        guard widgets[widget].hasTimeline, !entries.isEmpty else {
+            // The placeholder (F5) shows no data at all.
+            observer.widgetViewed(ViewRecord(
+                time: now, device: deviceIndex, widget: widget, shownEntryDate: nil, dataAsOf: nil,
+                staleness: now - widgets[widget].setup.addedAt, isStale: true))
+            return
+        }
+        // F1: each entry shows from its date on; before the first, the first shows.
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].date <= now { low = middle + 1 } else { high = middle }
+        }
+        let entry = entries[max(0, low - 1)]
+        let mismatch = widgets[widget].truth.firstMismatch(
+            fetchedAt: entry.dataFetchedAt, date: entry.date, isForecast: entry.isForecast)
+        let isStale = mismatch.map { $0 <= now } ?? false
+        observer.widgetViewed(ViewRecord(
+            time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date,
+            dataAsOf: entry.isForecast ? max(entry.date, entry.dataFetchedAt) : entry.dataFetchedAt,
+            staleness: isStale ? now - mismatch! : 0, isStale: isStale))
+    }
+
+    /// The user taps an App Intent button: the action changes the data and the
+    /// tapped widget reloads at once, free (F17, F18).
+    mutating func tap(_ widget: Int) {
+        widgets[widget].truth.recordUnpredictableChange(at: now)
+        let delay = parameters.interactionReloadDelay.draw(using: &widgets[widget].interactionRandom)
+        requestFreeReload(widget, trigger: .interaction, at: now + delay)
+    }
+
+    // MARK: App and media sessions (F17)
+
+    mutating func scheduleNextAppSession(_ app: Int, day: Int, after: SimTime) {
+        if let next = awakeArrival(day: day, after: after, perDay: setup.apps[app].sessionsPerDay, random: &appSessionRandoms[app]) {
+            queue.schedule(.appSessionStarted(app: app, day: day), at: next)
+        }
+    }
+
+    mutating func startAppSession(_ app: Int, day: Int) {
+        let length = max(1, setup.apps[app].sessionLength.draw(using: &appSessionRandoms[app]))
+        enterForeground(app)
+        queue.schedule(.appSessionEnded(app: app, day: day, scheduleNext: true), at: now + length)
+    }
+
+    /// The app comes to the foreground and makes its usual WidgetCenter call, free (F17).
+    mutating func enterForeground(_ app: Int) {
+        appForegroundSessions[app] += 1
+        switch setup.apps[app].foregroundReload {
+        case .none: break
+        case .all: applyWidgetCenter(.reloadAllTimelines, from: app)
+        case .kind(let kind): applyWidgetCenter(.reloadTimelines(ofKind: kind), from: app)
+        }
+    }
+
+    mutating func endAppSession(_ app: Int, day: Int, scheduleNext: Bool) {
+        appForegroundSessions[app] -= 1
+        if scheduleNext { scheduleNextAppSession(app, day: day, after: now) }
+    }
+
+    mutating func scheduleNextMediaSession(_ app: Int, day: Int, after: SimTime) {
+        if let next = awakeArrival(day: day, after: after, perDay: setup.apps[app].mediaSessionsPerDay, random: &appMediaRandoms[app]) {
+            queue.schedule(.mediaSessionStarted(app: app, day: day), at: next)
+        }
+    }
+
+    mutating func startMediaSession(_ app: Int, day: Int) {
+        let length = max(1, setup.apps[app].mediaSessionLength.draw(using: &appMediaRandoms[app]))
+        beginMediaSession(app, length: length, day: day, scheduleNext: true)
+    }
+
+    /// An audio or navigation session starts: the app's WidgetCenter calls are
+    /// free until it ends (F17), and it reloads its widgets as it plays.
+    mutating func beginMediaSession(_ app: Int, length: Int, day: Int, scheduleNext: Bool) {
+        mediaSessionCounter += 1
+        appMediaSession[app] = mediaSessionCounter
+        applyWidgetCenter(.reloadAllTimelines, from: app)
+        queue.schedule(.mediaReloadTick(app: app, session: mediaSessionCounter), at: now + setup.apps[app].mediaReloadInterval)
+        queue.schedule(.mediaSessionEnded(app: app, day: day, session: mediaSessionCounter, scheduleNext: scheduleNext), at: now + length)
+    }
+
+    mutating func mediaReloadTick(_ app: Int, session: Int) {
+        guard appMediaSession[app] == session else { return }
+        applyWidgetCenter(.reloadAllTimelines, from: app)
+        queue.schedule(.mediaReloadTick(app: app, session: session), at: now + setup.apps[app].mediaReloadInterval)
+    }
+
+    mutating func endMediaSession(_ app: Int, day: Int, session: Int, scheduleNext: Bool) {
+        if appMediaSession[app] == session { appMediaSession[app] = nil }
+        if scheduleNext { scheduleNextMediaSession(app, day: day, after: now) }
+    }
+
+    // MARK: Location and system changes (F17, F21)
+
+    mutating func changeLocation(day: Int) {
+        applyLocationChange()
+        if let next = awakeArrival(day: day, after: now, perDay: setup.user.locationChangesPerDay, random: &locationRandom) {
+            queue.schedule(.locationChanged(day: day), at: next)
+        }
+    }
+
+    /// A location widget's truth changes now; its free reload waits for the next view (F17).
+    mutating func applyLocationChange() {
+        for widget in widgets.indices where widgets[widget].added && widgets[widget].setup.truth.changesWithLocation {
+            widgets[widget].truth.recordUnpredictableChange(at: now)
+            widgets[widget].locationReloadOnNextView = true
+        }
+    }
+
+    mutating func changeSystemSettings(day: Int) {
+        applySystemChange()
+        if let next = allDayArrival(day: day, after: now, perDay: setup.user.systemChangesPerDay, random: &systemRandom) {
+            queue.schedule(.systemChanged(day: day), at: next)
+        }
+    }
+
+    /// Locale, accessibility, time or account changed: every widget reloads, free (F17).
+    mutating func applySystemChange() {
+        let delay = parameters.systemReloadDelay.draw(using: &systemRandom)
+        for widget in widgets.indices where widgets[widget].added {
+            requestFreeReload(widget, trigger: .system, at: now + delay)
+        }
+    }
+
+    // MARK: Truth changes and notifications (F16, F19)
+
+    mutating func scheduleNextTruthChange(_ widget: Int, day: Int, after: SimTime) {
+        let perDay = widgets[widget].setup.truth.randomChangesPerDay
+        if let next = allDayArrival(day: day, after: after, perDay: perDay, random: &widgets[widget].truthRandom) {
+            queue.schedule(.truthChanged(widget: widget, day: day), at: next)
+        }
+    }
+
+    mutating func changeTruth(_ widget: Int, day: Int) {
+        applyTruthChange(widget)
+        scheduleNextTruthChange(widget, day: day, after: now)
+    }
+
+    /// The widget's truth changes unpredictably; the app hears of it as configured.
+    mutating func applyTruthChange(_ widget: Int) {
+        widgets[widget].truth.recordUnpredictableChange(at: now)
+        let reaction = widgets[widget].setup.truth.reaction
+        guard reaction != .none else { return }
+        // Notifications are delivered opportunistically (F19).
+        let delay = parameters.pushDeliveryDelay.draw(using: &widgets[widget].notificationRandom)
+        queue.schedule(.notificationDelivered(widget: widget, reaction: reaction), at: now + delay)
+    }
+
+    mutating func deliverNotification(about widget: Int, reaction: TruthReaction) {
+        let app = widgets[widget].setup.app
+        switch reaction {
+        case .none: break
+        case .push: deliverWidgetPush(to: app)
+        case .reloadKind: applyWidgetCenter(.reloadTimelines(ofKind: widgets[widget].setup.kind), from: app)
+        case .reloadAll: applyWidgetCenter(.reloadAllTimelines, from: app)
+        }
+    }
+
+    /// A widget push reloads the app's widgets like `reloadAllTimelines()` (F19).
+    mutating func deliverWidgetPush(to app: Int) {
+        for widget in widgetsOfApp[app] {
+            switch parameters.pushBudget {
+            case .shared: requestBudgetedReload(widget, trigger: .push, eligibleAt: now)
+            case .free: requestFreeReload(widget, trigger: .push, at: now)
+            }
+        }
+    }
+
+    // MARK: Scripted actions
+
+    mutating func perform(_ action: ScriptedAction.Action) {
+        switch action {
+        case .view(let page): lookAtPage(page)
+        case .reloadTimelines(let app, let kind): applyWidgetCenter(.reloadTimelines(ofKind: kind), from: app)
+        case .reloadAllTimelines(let app): applyWidgetCenter(.reloadAllTimelines, from: app)
+        case .push(let app): deliverWidgetPush(to: app)
+        case .appSession(let app, let length):
+            enterForeground(app)
+            queue.schedule(.appSessionEnded(app: app, day: calendar.dayIndex(now), scheduleNext: false), at: now + max(1, length))
+        case .mediaSession(let app, let length):
+            beginMediaSession(app, length: max(1, length), day: calendar.dayIndex(now), scheduleNext: false)
+        case .tap(let widget): if widgets[widget].added { tap(widget) }
+        case .truthChange(let widget): applyTruthChange(widget)
+        case .locationChange: applyLocationChange()
+        case .systemChange: applySystemChange()
+        }
+    }
+}

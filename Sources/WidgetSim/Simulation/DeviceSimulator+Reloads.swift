@@ -1,0 +1,311 @@
+// The reload pipeline. A budgeted request moves through four gates, in order:
+//   1. eligibility and spacing (F2, F4, F13): not before its eligible time,
+//      nor within `minimumSpacing` of the widget's last budgeted reload;
+//   2. visibility (F9): a widget unseen for `deferWhenUnseenFor` waits for a view;
+//   3. budget (F7, F10, F12): if spent, the request is withheld until budget
+//      is available, then runs once;
+//   4. coalescing (F14): it joins a device batch planned within
+//      `coalescingWindow`, or opens one after a `schedulingDelay` (F4).
+// Free reloads (F17) skip all four gates and run after their own short delay.
+// Any call serves every request made before it started.
+
+extension DeviceSimulator {
+    // MARK: Budget
+
+    /// The widget's daily budget at `t`; nil under the unlimited model (F24).
+    ///
+    /// The base limit (F8) shrinks in proportion to how often the widget's page
+    /// was viewed in the trailing 24 h, down to `minimumDailyBudget` (F9), and
+    /// grows by `learningMultiplier` during the learning period (F11).
+    mutating func dailyLimit(_ widget: Int, at t: SimTime) -> Int? {
+        guard parameters.budgetModel != .unlimited else { return nil }
+        let learning = Double(t - widgets[widget].setup.addedAt) < parameters.learningDays * Double(Seconds.day)
+        var engagement = 1.0
+        if !learning && parameters.frequentViewsPerDay > 0 {
+            let views = pageViews[widgets[widget].setup.page].count(at: t)
+            engagement = min(1, Double(views) / parameters.frequentViewsPerDay)
+        }
+        let base = Double(widgets[widget].baseDailyBudget)
+        var limit = max(parameters.minimumDailyBudget, Int((base * engagement).rounded()))
+        if learning {
+            limit = Int((Double(limit) * parameters.learningMultiplier).rounded())
+        }
+        return limit
+    }
+
+    /// When the widget may next run a budgeted reload, judged at `t`.
+    mutating func budgetAvailability(_ widget: Int, at t: SimTime) -> SimTime {
+        guard let limit = dailyLimit(widget, at: t) else { return t }
+        return widgets[widget].ledger.earliestAvailability(at: t, limit: limit, calendar: calendar)
+    }
+
+    // MARK: Requests
+
+    /// Asks for a budgeted reload of `widget`, eligible from `eligibleAt` (F12: merges with a pending one).
+    mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) {
+        guard widgets[widget].added else { return }
+        if var pending = widgets[widget].pending {
+            pending.requests += 1
+            if eligibleAt < pending.eligibleAt {
+                pending.eligibleAt = eligibleAt
+                pending.trigger = trigger
+            }
+            widgets[widget].pending = pending
+            if pending.withheldReported {
+                // Merged into a request that is already waiting for budget: this one waits too.
+                observer.reloadWithheld(WithheldRecord(time: now, device: deviceIndex, widget: widget, trigger: trigger, requests: 1))
+                return
+            }
+            // A request merging into a reload already planned in a batch runs with it.
+            if widgets[widget].batchTime != nil || widgets[widget].inFlight != nil {
+                return
+            }
+        } else {
+            widgets[widget].pending = PendingReload(trigger: trigger, eligibleAt: eligibleAt, requests: 1, withheldReported: false)
+        }
+        advancePendingReload(widget)
+    }
+
+    /// Asks for a free reload of `widget` at `at` (F17).
+    mutating func requestFreeReload(_ widget: Int, trigger: ReloadTrigger, at: SimTime) {
+        guard widgets[widget].added else { return }
+        queue.schedule(.freeReloadDue(widget: widget, trigger: trigger, requestedAt: now), at: max(now, at))
+    }
+
+    /// Applies a WidgetCenter call made by `app` now (F16): free while the app is
+    /// in the foreground or has a media session (F17), budgeted otherwise.
+    mutating func applyWidgetCenter(_ request: WidgetCenter.Request, from app: Int) {
+        let targets = widgetsOfApp[app].filter { widget in
+            switch request {
+            case .reloadAllTimelines: return true
+            case .reloadTimelines(let kind): return widgets[widget].setup.kind == kind
+            }
+        }
+        guard !targets.isEmpty else { return }
+        let freeTrigger: ReloadTrigger? =
+            appForegroundSessions[app] > 0 ? .appForeground : (appMediaSession[app] != nil ? .mediaSession : nil)
+        if let freeTrigger {
+            // One delay per call: all its widgets hear of it together (F18).
+            let delay = parameters.foregroundReloadDelay.draw(using: &appCenterRandoms[app])
+            for widget in targets { requestFreeReload(widget, trigger: freeTrigger, at: now + delay) }
+        } else {
+            for widget in targets { requestBudgetedReload(widget, trigger: .widgetCenter, eligibleAt: now) }
+        }
+    }
+
+    /// A WidgetCenter handle for `app`, seeing the app's configured widgets (F16).
+    func widgetCenter(for app: Int) -> WidgetCenter {
+        WidgetCenter(configurations: widgetsOfApp[app].filter { widgets[$0].added }.map { index in
+            let widget = widgets[index].setup
+            return WidgetInfo(kind: widget.kind, family: widget.family, configuration: widget.configuration)
+        })
+    }
+
+    // MARK: The four gates
+
+    /// Moves the widget's pending budgeted reload through the gates as far as it can go now.
+    mutating func advancePendingReload(_ widget: Int) {
+        guard let pending = widgets[widget].pending, widgets[widget].inFlight == nil else { return }
+        if let handle = widgets[widget].pendingEvent {
+            queue.cancel(handle)
+            widgets[widget].pendingEvent = nil
+        }
+        widgets[widget].batchTime = nil
+        widgets[widget].waitingForView = false
+
+        // Gate 1: eligibility (F2, F4) and minimum spacing (F13).
+        var due = max(now, pending.eligibleAt)
+        if let last = widgets[widget].lastBudgetedStart {
+            due = max(due, last + parameters.minimumSpacing)
+        }
+        if due > now {
+            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: widget), at: due)
+            return
+        }
+
+        // Gate 2: visibility (F9).
+        if parameters.deferWhenUnseenFor > 0 && now - lastSeen(widget) > parameters.deferWhenUnseenFor {
+            widgets[widget].waitingForView = true
+            return
+        }
+
+        // Gate 3: budget (F7, F10, F12).
+        let available = budgetAvailability(widget, at: now)
+        if available > now {
+            if !pending.withheldReported {
+                widgets[widget].pending!.withheldReported = true
+                observer.reloadWithheld(WithheldRecord(
+                    time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
+            }
+            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: widget), at: available)
+            return
+        }
+
+        // Gate 4: coalescing (F14) and scheduling delay (F4).
+        if let batch = openBatches.first(where: { $0 >= now && $0 <= now + parameters.coalescingWindow }) {
+            widgets[widget].batchTime = batch
+        } else {
+            let batch = now + parameters.schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
+            if !openBatches.contains(batch) {
+                openBatches.append(batch)
+                queue.schedule(.batchDue, at: batch)
+            }
+            widgets[widget].batchTime = batch
+        }
+    }
+
+    /// When the widget was last on screen (its page's last view, or when it was added).
+    func lastSeen(_ widget: Int) -> SimTime {
+        pageLastViewed[widgets[widget].setup.page] ?? widgets[widget].setup.addedAt
+    }
+
+    /// Runs every widget whose pending reload joined the batch planned for now.
+    mutating func runBatch() {
+        openBatches.removeAll { $0 <= now }
+        for widget in widgets.indices where widgets[widget].batchTime == now {
+            widgets[widget].batchTime = nil
+            guard let pending = widgets[widget].pending, widgets[widget].inFlight == nil else { continue }
+            // The limit may have shrunk while the batch waited: check again.
+            let spaced = widgets[widget].lastBudgetedStart.map { now >= $0 + parameters.minimumSpacing } ?? true
+            if spaced && budgetAvailability(widget, at: now) == now {
+                startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt)
+            } else {
+                advancePendingReload(widget)
+            }
+        }
+    }
+
+    mutating func runFreeReload(_ widget: Int, trigger: ReloadTrigger, requestedAt: SimTime) {
+        if widgets[widget].inFlight != nil {
+            // Runs when the current call completes; later free requests merge into it.
+            if widgets[widget].queuedFreeTrigger == nil {
+                widgets[widget].queuedFreeTrigger = trigger
+                widgets[widget].queuedFreeRequestedAt = requestedAt
+            }
+            return
+        }
+        startCall(widget, trigger: trigger, budgeted: false, waited: now - requestedAt)
+    }
+
+    // MARK: Calls
+
+    /// Calls the provider now. The provider's work is simulated at once; its
+    /// timeline takes effect when the call completes.
+    mutating func startCall(_ widget: Int, trigger: ReloadTrigger, budgeted: Bool, waited: Int) {
+        precondition(widgets[widget].inFlight == nil, "one call at a time per widget")
+        let limit = dailyLimit(widget, at: now)
+        if budgeted {
+            widgets[widget].ledger.charge(at: now, limit: limit ?? .max, calendar: calendar)
+            widgets[widget].lastBudgetedStart = now
+        }
+        let used = widgets[widget].ledger.usedInTrailingDay(at: now)
+
+        // The call serves every request made before it started.
+        if let handle = widgets[widget].pendingEvent {
+            queue.cancel(handle)
+            widgets[widget].pendingEvent = nil
+        }
+        widgets[widget].pending = nil
+        widgets[widget].batchTime = nil
+        widgets[widget].waitingForView = false
+
+        var context = providerContext(widget, isPreview: false)
+        let policy = widgets[widget].provider.timeline(in: &context, into: &widgets[widget].incoming)
+        widgets[widget].providerRandom = context.random
+        let duration = context.now - now
+        let timedOut = duration > parameters.providerTimeLimit
+        let completesAt = now + min(duration, parameters.providerTimeLimit)
+
+        let nextEligible: SimTime?
+        if timedOut {
+            // F22: no new timeline. The widget keeps its old one and stays
+            // eligible under the old policy; with no timeline at all the system
+            // picks a retry time as for a single-entry `atEnd` (F3).
+            nextEligible = widgets[widget].hasTimeline
+                ? widgets[widget].installedNextEligible
+                : completesAt + parameters.singleEntryAtEndDelay.draw(using: &widgets[widget].schedulingRandom)
+        } else {
+            nextEligible = eligibility(of: policy, entries: widgets[widget].incoming, receivedAt: completesAt, widget: widget)
+        }
+        widgets[widget].inFlight = CallInFlight(
+            completesAt: completesAt,
+            timedOut: timedOut,
+            policy: policy,
+            nextEligible: nextEligible,
+            backgroundSessionCompletesAt: timedOut ? nil : context.backgroundSessionCompletesAt
+        )
+        queue.schedule(.callCompleted(widget: widget), at: completesAt)
+        observer.reloadStarted(ReloadRecord(
+            time: now,
+            device: deviceIndex,
+            widget: widget,
+            trigger: trigger,
+            budgeted: budgeted,
+            budgetUsed24h: used,
+            budgetLimit: limit,
+            waited: waited,
+            result: timedOut ? .timedOut : .ok,
+            entryCount: timedOut ? 0 : widgets[widget].incoming.count,
+            policy: timedOut ? nil : policy,
+            nextEligible: nextEligible,
+            completesAt: completesAt
+        ))
+    }
+
+    /// When a timeline's policy makes the widget eligible again (F2, F3).
+    mutating func eligibility(of policy: TimelineReloadPolicy, entries: [ScheduledEntry], receivedAt: SimTime, widget: Int) -> SimTime? {
+        switch policy {
+        case .never:
+            return nil
+        case .after(let date):
+            return date
+        case .atEnd:
+            if entries.count >= 2 { return entries[entries.count - 1].date }
+            // F3: with a single entry the system picks the time itself.
+            let base = max(receivedAt, entries.first?.date ?? receivedAt)
+            return base + parameters.singleEntryAtEndDelay.draw(using: &widgets[widget].schedulingRandom)
+        }
+    }
+
+    mutating func completeCall(_ widget: Int) {
+        guard let call = widgets[widget].inFlight else { return }
+        widgets[widget].inFlight = nil
+        if !call.timedOut {
+            widgets[widget].installIncomingTimeline()
+            widgets[widget].hasTimeline = true
+            widgets[widget].installedNextEligible = call.nextEligible
+        }
+        if let sessionEnd = call.backgroundSessionCompletesAt {
+            queue.schedule(.backgroundSessionCompleted(widget: widget), at: max(now, sessionEnd))
+        }
+        if let eligible = call.nextEligible {
+            requestBudgetedReload(widget, trigger: .policy, eligibleAt: eligible)
+        }
+        if let trigger = widgets[widget].queuedFreeTrigger {
+            widgets[widget].queuedFreeTrigger = nil
+            startCall(widget, trigger: trigger, budgeted: false, waited: now - widgets[widget].queuedFreeRequestedAt)
+        } else {
+            advancePendingReload(widget)
+        }
+    }
+
+    func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
+        let runtime = widgets[widget]
+        let network: NetworkModel
+        if case .configured(let settings) = runtime.setup.provider {
+            network = settings.network
+        } else {
+            network = NetworkModel()
+        }
+        return TimelineProviderContext(
+            family: runtime.setup.family,
+            isPreview: isPreview,
+            configuration: runtime.setup.configuration,
+            calendar: calendar,
+            now: now,
+            network: network,
+            random: runtime.providerRandom,
+            truth: runtime.truth
+        )
+    }
+}

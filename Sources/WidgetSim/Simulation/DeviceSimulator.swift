@@ -1,0 +1,154 @@
+/// Replays one device's days on a virtual clock: the user's behaviour, the
+/// widgets' providers, and WidgetKit's scheduling decisions.
+///
+/// Promised: the run depends only on the setup and the master seed. Every
+/// random draw comes from a stream derived from the master seed by this
+/// device's id and a purpose (and a widget's id), so devices are independent
+/// of each other and of the order or thread they run in.
+///
+/// The simulator is single-threaded and holds no locks; run devices in
+/// parallel by giving each its own simulator.
+public struct DeviceSimulator<Observer: SimulationObserver> {
+    public internal(set) var observer: Observer
+    let deviceIndex: Int
+    let setup: DeviceSetup
+    let parameters: SchedulerParameters
+    let calendar: CivilCalendar
+    let endTime: SimTime
+    let seed: StreamSeed
+
+    var queue = EventQueue<DeviceEvent>(reservingCapacity: 64)
+    /// The current virtual time; it never moves backwards.
+    public internal(set) var now: SimTime = 0
+    var widgets: [WidgetRuntime] = []
+    let widgetsOnPage: [[Int]]
+    let widgetsOfApp: [[Int]]
+
+    // User behaviour state.
+    var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0), count: 2)
+    var dayRandom = RandomStream(seed: 0)
+    var pageRandoms: [RandomStream]
+    var pageViews: [TrailingWindow]
+    var pageLastViewed: [SimTime?]
+    var appSessionRandoms: [RandomStream]
+    var appMediaRandoms: [RandomStream]
+    var appCenterRandoms: [RandomStream]
+    var appForegroundSessions: [Int]
+    var appMediaSession: [Int?]
+    var mediaSessionCounter = 0
+    var locationRandom: RandomStream
+    var systemRandom: RandomStream
+    /// Times of batches already planned, for coalescing (F14).
+    var openBatches: [SimTime] = []
+
+    /// Creates a simulator for device `deviceIndex` of `simulation`.
+    public init(simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
+        let device = simulation.devices[deviceIndex]
+        self.observer = observer
+        self.deviceIndex = deviceIndex
+        self.setup = device
+        self.parameters = simulation.scheduler
+        self.calendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
+        self.endTime = simulation.endTime
+        let seed = simulation.masterSeed.derived("device", device.id)
+        self.seed = seed
+
+        widgetsOnPage = device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } }
+        widgetsOfApp = device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } }
+        pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
+        pageViews = device.pages.map { _ in TrailingWindow() }
+        pageLastViewed = device.pages.map { _ in nil }
+        appSessionRandoms = device.apps.map { seed.derived("app", $0.id, "sessions").stream() }
+        appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
+        appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }
+        appForegroundSessions = device.apps.map { _ in 0 }
+        appMediaSession = device.apps.map { _ in nil }
+        locationRandom = seed.derived("location").stream()
+        systemRandom = seed.derived("system").stream()
+
+        let parameters = simulation.scheduler
+        let calendar = self.calendar
+        widgets = device.widgets.map { widget in
+            let widgetSeed = seed.derived("widget", widget.id)
+            var budgetRandom = widgetSeed.derived("budget").stream()
+            let provider: AnyTimelineProvider
+            switch widget.provider {
+            case .configured(let settings): provider = AnyTimelineProvider(ConfiguredProvider(settings: settings))
+            case .custom(let factory): provider = factory()
+            }
+            let truth = ContentTruth(
+                periodic: widget.truth.periodic,
+                periodicDrawnLive: widget.truth.periodicDrawnLive,
+                forecastHorizonMean: widget.truth.forecastHorizonMean,
+                forecastSeed: widgetSeed.derived("forecast"),
+                calendar: calendar
+            )
+            return WidgetRuntime(
+                setup: widget,
+                provider: provider,
+                providerRandom: widgetSeed.derived("provider").stream(),
+                schedulingRandom: widgetSeed.derived("scheduling").stream(),
+                interactionRandom: widgetSeed.derived("interaction").stream(),
+                truthRandom: widgetSeed.derived("truth").stream(),
+                notificationRandom: widgetSeed.derived("notifications").stream(),
+                baseDailyBudget: budgetRandom.nextInt(in: parameters.dailyBudgetMin...parameters.dailyBudgetMax),
+                ledger: BudgetLedger(model: parameters.budgetModel, burstFraction: parameters.tokenBucketBurst),
+                truth: truth
+            )
+        }
+    }
+
+    /// Runs the device from t = 0 to the end of the simulation.
+    public mutating func run() {
+        for (index, widget) in setup.widgets.enumerated() where widget.addedAt < endTime {
+            queue.schedule(.widgetAdded(widget: index), at: max(0, widget.addedAt))
+        }
+        for (index, action) in setup.script.enumerated() where action.at < endTime {
+            queue.schedule(.scripted(index: index), at: max(0, action.at))
+        }
+        queue.schedule(.dayStarted(day: calendar.dayIndex(0)), at: 0)
+        while let time = queue.nextTime, time < endTime {
+            let event = queue.popNext()!
+            #if WIDGETSIM_INTERNAL_CHECKS
+            precondition(event.time >= now, "DeviceSimulator: time went backwards from \(now) to \(event.time)")
+            #endif
+            now = event.time
+            handle(event.payload)
+        }
+    }
+
+    mutating func handle(_ event: DeviceEvent) {
+        switch event {
+        case .widgetAdded(let widget): addWidget(widget)
+        case .dayStarted(let day): startDay(day)
+        case .pageViewed(let page, let day): viewPage(page, day: day)
+        case .appSessionStarted(let app, let day): startAppSession(app, day: day)
+        case .appSessionEnded(let app, let day, let scheduleNext): endAppSession(app, day: day, scheduleNext: scheduleNext)
+        case .mediaSessionStarted(let app, let day): startMediaSession(app, day: day)
+        case .mediaSessionEnded(let app, let day, let session, let scheduleNext):
+            endMediaSession(app, day: day, session: session, scheduleNext: scheduleNext)
+        case .mediaReloadTick(let app, let session): mediaReloadTick(app, session: session)
+        case .locationChanged(let day): changeLocation(day: day)
+        case .systemChanged(let day): changeSystemSettings(day: day)
+        case .truthChanged(let widget, let day): changeTruth(widget, day: day)
+        case .notificationDelivered(let widget, let reaction): deliverNotification(about: widget, reaction: reaction)
+        case .requestDue(let widget):
+            widgets[widget].pendingEvent = nil
+            advancePendingReload(widget)
+        case .batchDue: runBatch()
+        case .freeReloadDue(let widget, let trigger, let requestedAt): runFreeReload(widget, trigger: trigger, requestedAt: requestedAt)
+        case .callCompleted(let widget): completeCall(widget)
+        case .backgroundSessionCompleted(let widget):
+            // F20: the session's events arrive and the extension asks WidgetKit
+            // to reload; this is budgeted like a WidgetCenter call.
+            requestBudgetedReload(widget, trigger: .backgroundSession, eligibleAt: now)
+        case .scripted(let index): perform(setup.script[index].action)
+        }
+    }
+
+    /// The calendar day plan for `day` (two are kept: today's and yesterday's,
+    /// whose evening may run past midnight).
+    func plan(for day: Int) -> DayPlan {
+        dayPlans[((day % 2) + 2) % 2]
+    }
+}

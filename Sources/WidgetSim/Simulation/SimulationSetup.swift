@@ -1,0 +1,228 @@
+/// Everything needed to run a simulation, resolved from a scenario file or
+/// built in Swift. Indices (of pages, apps, widgets) are positions in the
+/// device's arrays, so the order in the file is the order in the reports.
+public struct SimulationSetup: Sendable {
+    public var name: String
+    public var description: String
+    public var seed: UInt64
+    public var days: Int
+    /// Local date and time of t = 0, in the scenario's time zone.
+    public var start: CivilDateTime
+    public var utcOffsetSeconds: Int
+    public var scheduler: SchedulerParameters
+    public var devices: [DeviceSetup]
+
+    public init(
+        name: String,
+        description: String = "",
+        seed: UInt64,
+        days: Int,
+        start: CivilDateTime = CivilDateTime(year: 2026, month: 3, day: 2),
+        utcOffsetSeconds: Int = 0,
+        scheduler: SchedulerParameters = SchedulerParameters(),
+        devices: [DeviceSetup]
+    ) {
+        self.name = name
+        self.description = description
+        self.seed = seed
+        self.days = days
+        self.start = start
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.scheduler = scheduler
+        self.devices = devices
+    }
+
+    /// The scenario's calendar (its own time zone).
+    public var calendar: CivilCalendar {
+        CivilCalendar(localStart: start, utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// The end of the run: nothing at or after this instant is simulated.
+    public var endTime: SimTime { days * Seconds.day }
+
+    /// The root of every random stream in the run.
+    public var masterSeed: StreamSeed { StreamSeed(seed) }
+}
+
+/// One simulated iPhone or iPad: its user, apps, Home Screen pages and widgets.
+public struct DeviceSetup: Sendable {
+    public var id: String
+    /// The device's offset from UTC; nil means the scenario's.
+    public var utcOffsetSeconds: Int?
+    public var isPad: Bool
+    public var user: UserProfile
+    public var pages: [PageSetup]
+    public var apps: [AppSetup]
+    public var widgets: [WidgetSetup]
+    /// Actions at fixed times, applied in addition to the random behaviour.
+    public var script: [ScriptedAction]
+
+    public init(
+        id: String,
+        utcOffsetSeconds: Int? = nil,
+        isPad: Bool = false,
+        user: UserProfile = UserProfile(),
+        pages: [PageSetup],
+        apps: [AppSetup],
+        widgets: [WidgetSetup],
+        script: [ScriptedAction] = []
+    ) {
+        self.id = id
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.isPad = isPad
+        self.user = user
+        self.pages = pages
+        self.apps = apps
+        self.widgets = widgets
+        self.script = script
+    }
+}
+
+/// A Home Screen or Lock Screen page and how often the user looks at it (F9).
+public struct PageSetup: Equatable, Sendable {
+    public var name: String
+    /// Expected views a day, spread over waking hours by the user's activity shape.
+    public var viewsPerDay: Double
+
+    public init(name: String, viewsPerDay: Double) {
+        self.name = name
+        self.viewsPerDay = viewsPerDay
+    }
+}
+
+/// What an app does with WidgetCenter when it comes to the foreground.
+public enum ForegroundReload: Equatable, Sendable {
+    case none
+    case all
+    case kind(String)
+}
+
+/// A containing app and how the user uses it.
+public struct AppSetup: Equatable, Sendable {
+    public var id: String
+    /// Foreground sessions a day, while awake.
+    public var sessionsPerDay: Double = 0
+    public var sessionLength: DurationDistribution = .exponential(mean: 180)
+    /// The app's WidgetCenter call when it enters the foreground (free, F17).
+    public var foregroundReload: ForegroundReload = .all
+    /// Audio or navigation sessions a day, while awake (F17).
+    public var mediaSessionsPerDay: Double = 0
+    public var mediaSessionLength: DurationDistribution = .exponential(mean: 2_400)
+    /// During a media session the app reloads its widgets this often (free, F17).
+    public var mediaReloadInterval = 4 * Seconds.minute
+
+    public init(id: String) {
+        self.id = id
+    }
+}
+
+/// How the app learns that a widget's truth changed unpredictably.
+public enum TruthReaction: String, Equatable, Sendable, CaseIterable {
+    /// It does not: only the reload policy catches up.
+    case none
+    /// The server sends a widget push notification (F19).
+    case push
+    /// A notification wakes the app, which calls `reloadTimelines(ofKind:)` (F16, E2).
+    case reloadKind
+    /// A notification wakes the app, which calls `reloadAllTimelines()` (F16).
+    case reloadAll
+}
+
+/// The truth behind one widget (see `ContentTruth`).
+public struct TruthSetup: Equatable, Sendable {
+    public var periodic: ContentTruth.Periodic?
+    public var periodicDrawnLive = false
+    /// Mean predictability horizon of periodic changes, in seconds.
+    public var forecastHorizonMean: Double = 0
+    /// Unpredictable changes a day, at any hour.
+    public var randomChangesPerDay: Double = 0
+    public var reaction: TruthReaction = .none
+    /// Significant location changes change this widget's truth (a location widget, F17, F21).
+    public var changesWithLocation = false
+
+    public init(periodic: ContentTruth.Periodic? = nil) {
+        self.periodic = periodic
+    }
+}
+
+/// Where a widget's provider comes from.
+public enum ProviderSetup: Sendable {
+    /// The built-in provider, configured by a scenario file.
+    case configured(ConfiguredProvider.Settings)
+    /// A provider written in Swift; the factory is called once per device run.
+    case custom(@Sendable () -> AnyTimelineProvider)
+}
+
+/// One widget instance on a device (F7, F26).
+public struct WidgetSetup: Sendable {
+    public var id: String
+    public var kind: String
+    public var family: WidgetFamily
+    /// Index of the containing app in `DeviceSetup.apps`.
+    public var app: Int
+    /// Index of the page in `DeviceSetup.pages`.
+    public var page: Int
+    public var configuration: String?
+    public var provider: ProviderSetup
+    public var truth: TruthSetup
+    /// Probability that a view ends with a tap on an App Intent button (F17, F18).
+    public var tapsPerView: Double
+    /// When the user adds the widget.
+    public var addedAt: SimTime
+
+    public init(
+        id: String,
+        kind: String,
+        family: WidgetFamily = .systemMedium,
+        app: Int = 0,
+        page: Int = 0,
+        configuration: String? = nil,
+        provider: ProviderSetup,
+        truth: TruthSetup = TruthSetup(),
+        tapsPerView: Double = 0,
+        addedAt: SimTime = 0
+    ) {
+        self.id = id
+        self.kind = kind
+        self.family = family
+        self.app = app
+        self.page = page
+        self.configuration = configuration
+        self.provider = provider
+        self.truth = truth
+        self.tapsPerView = tapsPerView
+        self.addedAt = addedAt
+    }
+}
+
+/// Something that happens at a fixed time, whatever the random behaviour does.
+public struct ScriptedAction: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        /// The user looks at a page.
+        case view(page: Int)
+        /// The app, in whatever state it is, calls `reloadTimelines(ofKind:)`.
+        case reloadTimelines(app: Int, kind: String)
+        /// The app calls `reloadAllTimelines()`.
+        case reloadAllTimelines(app: Int)
+        /// A widget push notification reaches the app's widgets (F19).
+        case push(app: Int)
+        /// The user opens the app for `length` seconds.
+        case appSession(app: Int, length: Int)
+        /// The app plays audio or navigates for `length` seconds (F17).
+        case mediaSession(app: Int, length: Int)
+        /// The user taps an App Intent button in the widget (F17, F18).
+        case tap(widget: Int)
+        /// The widget's truth changes unpredictably, with its usual reaction.
+        case truthChange(widget: Int)
+        case locationChange
+        case systemChange
+    }
+
+    public var at: SimTime
+    public var action: Action
+
+    public init(at: SimTime, _ action: Action) {
+        self.at = at
+        self.action = action
+    }
+}

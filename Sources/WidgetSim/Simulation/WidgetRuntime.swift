@@ -1,0 +1,70 @@
+/// A budgeted reload that has been asked for and not yet run (F12).
+///
+/// Requests for one widget merge into one pending reload: it keeps the
+/// earliest eligibility and that request's trigger, and counts how many
+/// requests it stands for.
+struct PendingReload: Sendable {
+    var trigger: ReloadTrigger
+    var eligibleAt: SimTime
+    var requests: Int
+    var withheldReported: Bool
+}
+
+/// A provider call between its start and its completion.
+struct CallInFlight: Sendable {
+    var completesAt: SimTime
+    var timedOut: Bool
+    var policy: TimelineReloadPolicy
+    var nextEligible: SimTime?
+    var backgroundSessionCompletesAt: SimTime?
+}
+
+/// The scheduler's state for one widget instance.
+struct WidgetRuntime {
+    let setup: WidgetSetup
+    var provider: AnyTimelineProvider
+    var providerRandom: RandomStream
+    var schedulingRandom: RandomStream
+    var interactionRandom: RandomStream
+    /// Arrivals of unpredictable truth changes.
+    var truthRandom: RandomStream
+    /// Delivery delays of notifications about those changes, kept apart so
+    /// that changing how the app reacts never moves the changes themselves.
+    var notificationRandom: RandomStream
+    /// This instance's base daily budget, drawn once (F7, F8).
+    let baseDailyBudget: Int
+    var ledger: BudgetLedger
+    var truth: ContentTruth
+
+    /// The installed timeline.
+    var entries: [ScheduledEntry] = []
+    /// Entries of the call in flight, installed when it completes.
+    var incoming: [ScheduledEntry] = []
+    var hasTimeline = false
+    /// Eligibility of the installed timeline's policy (kept for a timed-out retry).
+    var installedNextEligible: SimTime?
+
+    var added = false
+    /// The last local day reported to the observer, so a widget added at
+    /// midnight is reported once for that day.
+    var lastReportedDay = Int.min
+    var lastBudgetedStart: SimTime?
+    var inFlight: CallInFlight?
+    var pending: PendingReload?
+    var pendingEvent: EventQueue<DeviceEvent>.Handle?
+    /// The batch this widget's pending reload will run in.
+    var batchTime: SimTime?
+    var waitingForView = false
+    /// A free reload that arrived while a call was in flight.
+    var queuedFreeTrigger: ReloadTrigger?
+    var queuedFreeRequestedAt: SimTime = 0
+    /// A significant location change waits for the next view (F17).
+    var locationReloadOnNextView = false
+
+    /// Makes the completed call's entries the shown timeline; the old buffer
+    /// is kept for the next call, so steady-state reloads allocate nothing.
+    mutating func installIncomingTimeline() {
+        swap(&entries, &incoming)
+        hasTimeline = true
+    }
+}

@@ -1,0 +1,110 @@
+import WidgetSim
+
+/// A declared option of a command.
+struct OptionSpec: Sendable {
+    var name: String
+    var short: Character?
+    var valueName: String?
+    var help: String
+
+    /// A flag takes no value.
+    var isFlag: Bool { valueName == nil }
+
+    var usage: String {
+        let names = (short.map { "-\($0), " } ?? "    ") + "--\(name)"
+        return valueName.map { "\(names) <\($0)>" } ?? names
+    }
+}
+
+/// Parsed command-line arguments: options by name and positionals in order.
+///
+/// Accepts `--name value`, `--name=value`, `-x value`, and `--` to end
+/// options. An unknown option is a usage error naming the nearest valid one.
+struct ParsedArguments {
+    private var values: [(name: String, value: String)] = []
+    private(set) var flags: [String] = []
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: [String], options: [OptionSpec], command: String) throws(CommandError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name: String
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                if let equals = body.firstIndex(of: "=") {
+                    name = String(body[..<equals])
+                    inlineValue = String(body[body.index(after: equals)...])
+                } else {
+                    name = String(body)
+                }
+            } else {
+                guard argument.count == 2, let spec = options.first(where: { $0.short == argument.last }) else {
+                    throw .usage("unknown option '\(argument)' for '\(command)'" + ParsedArguments.hint(argument, options))
+                }
+                name = spec.name
+            }
+            guard let spec = options.first(where: { $0.name == name }) else {
+                throw .usage("unknown option '--\(name)' for '\(command)'" + ParsedArguments.hint(name, options))
+            }
+            if spec.isFlag {
+                guard inlineValue == nil else { throw .usage("option '--\(name)' takes no value") }
+                flags.append(name)
+                continue
+            }
+            if let inlineValue {
+                values.append((name, inlineValue))
+            } else {
+                guard index < arguments.count else {
+                    throw .usage("option '--\(name)' needs a value <\(spec.valueName!)>")
+                }
+                values.append((name, arguments[index]))
+                index += 1
+            }
+        }
+    }
+
+    static func hint(_ name: String, _ options: [OptionSpec]) -> String {
+        let bare = String(name.drop { $0 == "-" })
+        guard let match = Suggestion.nearest(to: bare, among: options.map(\.name)) else {
+            return "; see '--help'"
+        }
+        return "; did you mean '--\(match)'?"
+    }
+
+    /// The last value given for `name`, if any.
+    func value(_ name: String) -> String? {
+        values.last { $0.name == name }?.value
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// An integer option within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .usage("option '--\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return number
+    }
+
+    /// An unsigned 64-bit option.
+    func seed(_ name: String) throws(CommandError) -> UInt64? {
+        guard let text = value(name) else { return nil }
+        guard let number = UInt64(text) else {
+            throw .usage("option '--\(name)' must be a whole number from 0 to \(UInt64.max), got '\(text)'")
+        }
+        return number
+    }
+}

@@ -1,0 +1,95 @@
+import WidgetSim
+
+/// One subcommand: its options as properties, parsed and validated in `init`,
+/// and `run`. Shaped like swift-argument-parser's `ParsableCommand`.
+protocol Command {
+    static var name: String { get }
+    static var abstract: String { get }
+    static var arguments: String { get }
+    static var options: [OptionSpec] { get }
+    static var discussion: String { get }
+
+    /// Parses and validates; throws a usage error naming the option.
+    init(_ arguments: ParsedArguments) throws(CommandError)
+
+    func run(console: Console) throws(CommandError)
+}
+
+extension Command {
+    static var usageLine: String { "widgetsim \(name) \(arguments)".trimmingSpacesAtEnd() }
+
+    static var help: String {
+        var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usageLine)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        text += "\nOPTIONS:\n"
+        let width = (options.map(\.usage.count) + [14]).max()! + 2
+        for option in options + [OptionSpec(name: "help", short: "h", valueName: nil, help: "Show this help.")] {
+            text += "  " + option.usage.padded(to: width) + option.help + "\n"
+        }
+        return text
+    }
+}
+
+extension String {
+    func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+
+    func trimmingSpacesAtEnd() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+/// Options shared by commands that read a scenario.
+enum ScenarioOptions {
+    static let scenarios = OptionSpec(
+        name: "scenarios", short: nil, valueName: "dir",
+        help: "Directory where scenario names are looked up (default: Scenarios).")
+    static let seed = OptionSpec(name: "seed", short: nil, valueName: "n", help: "Override the scenario's master seed.")
+    static let days = OptionSpec(
+        name: "days", short: nil, valueName: "n",
+        help: "Override the number of simulated days (1...\(ScenarioLimits.maximumDays)).")
+}
+
+/// Finds and loads a scenario given as a name or a path.
+struct ScenarioReference {
+    let argument: String
+    let directory: String
+
+    /// `weather` means `<directory>/weather.json`; anything with a slash or
+    /// ending in `.json` is a path.
+    var path: String {
+        argument.hasSuffix(".json") || argument.contains("/") ? argument : "\(directory)/\(argument).json"
+    }
+
+    /// The report directory name: the file's base name.
+    var baseName: String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+
+    func load() throws(CommandError) -> SimulationSetup {
+        do {
+            return try ScenarioLoader.load(path: path)
+        } catch {
+            if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
+                // A bare name: suggest among the known scenario names rather than file paths.
+                let names = ScenarioLoader.scenarioNames(in: directory)
+                let hint = Suggestion.nearest(to: argument, among: names).map { "; did you mean '\($0)'?" }
+                    ?? (names.isEmpty ? "" : "; known scenarios: \(names.joined(separator: ", "))")
+                _ = suggestion
+                throw CommandError("\(file): no scenario named '\(argument)'\(hint)", code: .noInput)
+            }
+            throw CommandError(error.description, code: Self.exitCode(for: error))
+        }
+    }
+
+    static func exitCode(for error: ScenarioError) -> ExitCode {
+        switch error {
+        case .fileNotFound, .unreadable: return .noInput
+        default: return .dataError
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import WidgetSim
+
+/// The `widgetsim` front end: picks the subcommand, runs it, and turns errors
+/// into messages and sysexits codes. All logic lives in the WidgetSim library.
+public enum WidgetSimCommandLine {
+    static var commands: [any Command.Type] {
+        [SimulateCommand.self, ValidateCommand.self, ListCommand.self]
+    }
+
+    static var overview: String {
+        var text = """
+            OVERVIEW: widgetsim simulates iOS WidgetKit's reload budget on a virtual clock.
+
+            USAGE: widgetsim <command> [options]
+
+            COMMANDS:
+
+            """
+        for command in commands {
+            text += "  " + command.name.padded(to: 12) + command.abstract + "\n"
+        }
+        text += "  " + "help".padded(to: 12) + "Show help for a command.\n"
+        text += "\nRun 'widgetsim help <command>' or 'widgetsim <command> --help' for a command's options.\n"
+        return text
+    }
+
+    /// Runs the command line `arguments` (without the program name).
+    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+        guard let first = arguments.first else {
+            console.err(overview)
+            return .usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if first == "help", arguments.count > 1 {
+                guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                    return fail(.usage("unknown command '\(arguments[1])'" + commandHint(arguments[1])), console: console, usage: nil)
+                }
+                console.out(command.help)
+            } else {
+                console.out(overview)
+            }
+            return .success
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            return fail(.usage("unknown command '\(first)'" + commandHint(first)), console: console, usage: nil)
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            console.out(command.help)
+            return .success
+        }
+        do {
+            let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
+            let instance = try command.init(parsed)
+            try instance.run(console: console)
+            return .success
+        } catch {
+            return fail(error, console: console, usage: command.usageLine)
+        }
+    }
+
+    static func commandHint(_ name: String) -> String {
+        let names = commands.map { $0.name } + ["help"]
+        if let match = Suggestion.nearest(to: name, among: names) { return "; did you mean '\(match)'?" }
+        return "; commands: \(names.joined(separator: ", "))"
+    }
+
+    static func fail(_ error: CommandError, console: Console, usage: String?) -> ExitCode {
+        console.err("error: \(error.message)")
+        if error.showUsage, let usage {
+            console.err("usage: \(usage)\n       (see 'widgetsim help \(usage.split(separator: " ")[1])')")
+        }
+        return error.code
+    }
+}

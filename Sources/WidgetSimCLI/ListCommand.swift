@@ -1,0 +1,36 @@
+import WidgetSim
+
+/// `widgetsim list`: the scenarios in the scenario directory.
+struct ListCommand: Command {
+    static let name = "list"
+    static let abstract = "List the scenarios and the question each answers."
+    static let arguments = "[--scenarios <dir>]"
+    static let options = [ScenarioOptions.scenarios]
+    static let discussion = ""
+
+    var directory: String
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.isEmpty else {
+            throw .usage("'list' takes no arguments, got: \(arguments.positionals.joined(separator: " "))")
+        }
+        directory = arguments.value("scenarios") ?? "Scenarios"
+    }
+
+    func run(console: Console) throws(CommandError) {
+        let names = ScenarioLoader.scenarioNames(in: directory)
+        guard !names.isEmpty else {
+            throw CommandError("\(directory): no scenario files (*.json) found", code: .noInput)
+        }
+        let width = names.map(\.count).max()! + 2
+        for name in names {
+            let reference = ScenarioReference(argument: name, directory: directory)
+            do {
+                let setup = try reference.load()
+                console.out(name.padded(to: width) + (setup.description.isEmpty ? "(no description)" : setup.description))
+            } catch {
+                console.out(name.padded(to: width) + "(invalid: \(error.message))")
+            }
+        }
+    }
+}

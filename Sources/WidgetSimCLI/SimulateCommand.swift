@@ -1,0 +1,62 @@
+import WidgetSim
+
+/// `widgetsim simulate`: run a scenario and write its reports.
+struct SimulateCommand: Command {
+    static let name = "simulate"
+    static let abstract = "Run a scenario and write its reports."
+    static let arguments = "<scenario> [--seed <n>] [--days <n>] [--out <dir>]"
+    static let options = [
+        ScenarioOptions.seed,
+        ScenarioOptions.days,
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.scenarios,
+        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+    ]
+    static let discussion = """
+        <scenario> is a name looked up as Scenarios/<name>.json, or a path to a
+        scenario file. The reports (reloads.csv, views.csv, daily.csv, summary.md)
+        are written to a temporary directory and moved into place only when all
+        are complete, so a failed run leaves the previous reports as they were.
+        """
+
+    var scenario: ScenarioReference
+    var seed: UInt64?
+    var days: Int?
+    var outputDirectory: String
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.count == 1 else {
+            throw .usage(arguments.positionals.isEmpty
+                ? "missing <scenario>: a scenario name or a path to a .json file"
+                : "expected one <scenario>, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
+        }
+        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        seed = try arguments.seed("seed")
+        days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
+        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
+        quiet = arguments.has("quiet")
+    }
+
+    func run(console: Console) throws(CommandError) {
+        var setup = try scenario.load()
+        if let seed { setup.seed = seed }
+        if let days { setup.days = days }
+        let collector = Simulation.run(setup)
+        let files = ReportWriter(setup: setup, collector: collector).files()
+        do {
+            try ReportDirectory.write(files, to: outputDirectory)
+        } catch {
+            if case .cannotCreate = error {
+                throw CommandError(error.description, code: .cannotCreate)
+            }
+            throw CommandError(error.description, code: .ioError)
+        }
+        guard !quiet else { return }
+        let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
+        console.out("\(setup.name): \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), seed \(setup.seed)")
+        console.out("  \(collector.reloads.count) provider calls, \(collector.views.count) views, \(collector.withheld.reduce(0) { $0 + $1.requests }) withheld requests")
+        console.out("  wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+    }
+}

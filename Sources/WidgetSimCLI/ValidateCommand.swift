@@ -1,0 +1,33 @@
+import WidgetSim
+
+/// `widgetsim validate`: check a scenario file without running it.
+struct ValidateCommand: Command {
+    static let name = "validate"
+    static let abstract = "Check a scenario file and describe it, without running it."
+    static let arguments = "<scenario>..."
+    static let options = [ScenarioOptions.scenarios]
+    static let discussion = "Exits 0 if every file is valid, 65 at the first invalid one (66 if a file is missing)."
+
+    var scenarios: [ScenarioReference]
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard !arguments.positionals.isEmpty else {
+            throw .usage("missing <scenario>: a scenario name or a path to a .json file")
+        }
+        let directory = arguments.value("scenarios") ?? "Scenarios"
+        scenarios = arguments.positionals.map { ScenarioReference(argument: $0, directory: directory) }
+    }
+
+    func run(console: Console) throws(CommandError) {
+        for scenario in scenarios {
+            let setup = try scenario.load()
+            let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
+            console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), budget model \(setup.scheduler.budgetModel.rawValue)")
+            for device in setup.devices {
+                for widget in device.widgets {
+                    console.out("  \(device.id)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import WidgetSimCLI
+
+/// The `widgetsim` executable, run as a user would: output, files and exit codes.
+@Suite("Command line")
+struct CommandLineTests {
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs the built binary with `arguments` in the package root.
+    static func widgetsim(_ arguments: [String]) throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: Paths.binary.path) else {
+            throw CLITestError.binaryMissing(Paths.binary.path)
+        }
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.packageRoot
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    enum CLITestError: Error, CustomStringConvertible {
+        case binaryMissing(String)
+        var description: String {
+            switch self {
+            case .binaryMissing(let path): return "\(path) is missing: run 'swift build' first ('make test' does)"
+            }
+        }
+    }
+
+    @Test func simulateWritesTheFourReports() throws {
+        let out = Paths.temporaryDirectory("simulate")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["simulate", "weather", "--out", out.path, "--days", "2"])
+        #expect(result.status == 0, "\(result.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["daily.csv", "reloads.csv", "summary.md", "views.csv"])
+        let reloads = try String(contentsOf: out.appendingPathComponent("reloads.csv"), encoding: .utf8)
+        #expect(reloads.hasPrefix("seconds,time,device,widget,kind,trigger,budgeted,budget_used_24h,budget_limit,waited_seconds,result,entries,policy,next_eligible_seconds\n"))
+        #expect(result.output.contains("weather: 2 days"))
+    }
+
+    @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
+        let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("unknown option '--sede' for 'simulate'; did you mean '--seed'?"))
+    }
+
+    @Test func anUnknownCommandSuggestsTheNearestOneAndExits64() throws {
+        let result = try Self.widgetsim(["simulat", "weather"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("did you mean 'simulate'?"))
+    }
+
+    @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
+        let result = try Self.widgetsim(["simulate", "wether"])
+        #expect(result.status == 66)
+        #expect(result.errors.contains("no scenario named 'wether'; did you mean 'weather'?"))
+    }
+
+    @Test func anInvalidScenarioExits65AndLeavesThePreviousReports() throws {
+        let directory = Paths.temporaryDirectory("invalid")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("broken.json")
+        try #"{"name": "broken", "days": 0, "devices": []}"#.write(to: scenario, atomically: true, encoding: .utf8)
+        let reports = directory.appendingPathComponent("reports")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        try "old".write(to: reports.appendingPathComponent("reloads.csv"), atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["simulate", scenario.path, "--out", reports.path])
+        #expect(result.status == 65)
+        #expect(result.errors.contains("broken.json:1:28: field 'days': 0 is out of range; allowed: whole numbers 1...366"))
+        #expect(try String(contentsOf: reports.appendingPathComponent("reloads.csv"), encoding: .utf8) == "old")
+    }
+
+    @Test func helpDescribesEachCommandAndExits0() throws {
+        let overview = try Self.widgetsim(["--help"])
+        #expect(overview.status == 0 && overview.output.contains("simulate"))
+        let simulate = try Self.widgetsim(["simulate", "--help"])
+        #expect(simulate.status == 0 && simulate.output.contains("--seed <n>"))
+    }
+
+    @Test func noArgumentsPrintsTheOverviewAndExits64() {
+        let console = CapturingConsole()
+        #expect(WidgetSimCommandLine.run([], console: console) == .usage)
+        #expect(console.errors.contains("USAGE: widgetsim <command>"))
+    }
+}

@@ -1,0 +1,116 @@
+import Testing
+@testable import WidgetSim
+
+/// Scenario files: defaults, and errors that name the file, field, position
+/// and allowed values.
+@Suite("Scenario loading")
+struct ScenarioLoadingTests {
+    /// A minimal valid scenario with `widget` spliced in as the widget's fields.
+    static func scenario(widget: String = #""provider": {"policy": "atEnd"}"#, top: String = "") -> String {
+        """
+        {
+          "name": "test",\(top)
+          "devices": [
+            {
+              "id": "phone",
+              "widgets": [
+                { "id": "w", \(widget) }
+              ]
+            }
+          ]
+        }
+        """
+    }
+
+    static func error(_ text: String) -> ScenarioError? {
+        do {
+            _ = try ScenarioLoader.decode(text, file: "test.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theWeatherScenarioLoadsWithItsSettings() throws {
+        let setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
+        #expect(setup.name == "weather" && setup.days == 7)
+        #expect(setup.utcOffsetSeconds == 3_600)
+        let widget = setup.devices[0].widgets[0]
+        #expect(widget.family == .systemMedium)
+        guard case .configured(let settings) = widget.provider else { Issue.record("not configured"); return }
+        #expect(settings.policy == .after(interval: Seconds.hour))
+        #expect(settings.entryCount == 6 && settings.forecasts)
+    }
+
+    @Test func omittedFieldsTakeTheDocumentedDefaults() throws {
+        let setup = try ScenarioLoader.decode(Self.scenario(), file: "test.json")
+        #expect(setup.seed == 1 && setup.days == 7)
+        #expect(setup.scheduler == SchedulerParameters())
+        #expect(setup.devices[0].pages == [PageSetup(name: "home", viewsPerDay: 40)])
+        #expect(setup.devices[0].widgets[0].kind == "w")
+    }
+
+    @Test func durationsAcceptUnitsAndSeconds() throws {
+        let setup = try ScenarioLoader.decode(
+            Self.scenario(widget: #""provider": {"policy": "after", "after": "1h30m", "entrySpacing": 900}"#), file: "t.json")
+        guard case .configured(let settings) = setup.devices[0].widgets[0].provider else { return }
+        #expect(settings.policy == .after(interval: 5_400))
+        #expect(settings.entrySpacing == 900)
+    }
+
+    @Test func malformedJSONNamesTheLineAndColumn() {
+        let text = "{\n  \"name\": \"x\",\n  \"days\": 7,,\n}"
+        #expect(Self.error(text) == .malformedJSON(file: "test.json", line: 3, column: 13, reason: "unexpected ','; expected a field name in double quotes"))
+    }
+
+    @Test func anUnknownFieldNamesTheNearestValidOne() {
+        let error = Self.error(Self.scenario(widget: #""provider": {"polcy": "atEnd"}"#))
+        guard case .unknownField(let file, let field, let line, let column, let suggestion, let allowed) = error else {
+            Issue.record("expected unknownField, got \(String(describing: error))")
+            return
+        }
+        #expect(file == "test.json")
+        #expect(field == "devices[0].widgets[0].provider.polcy")
+        #expect(line == 7 && column == 35)
+        #expect(suggestion == "policy")
+        #expect(allowed.contains("entries"))
+    }
+
+    @Test func aWrongTypeNamesTheExpectedType() {
+        #expect(Self.error(Self.scenario(top: #" "days": "seven","#))
+            == .wrongType(file: "test.json", field: "days", line: 2, column: 27, expected: "a whole number", found: "a string"))
+    }
+
+    @Test func anUnknownPolicyListsTheAllowedPolicies() {
+        let error = Self.error(Self.scenario(widget: #""provider": {"policy": "atend"}"#))
+        #expect(error?.description.contains(#"unknown policy "atend" (did you mean "atEnd"?)"#) == true)
+        #expect(error?.description.contains(#"allowed: "atEnd", "after""#) == true)
+    }
+
+    @Test func daysOutsideTheLimitAreRejected() {
+        for days in ["0", "-3", "367"] {
+            let error = Self.error(Self.scenario(top: " \"days\": \(days),"))
+            #expect(error?.description.contains("allowed: whole numbers 1...366") == true, "days \(days)")
+        }
+    }
+
+    @Test func aBudgetMinimumAboveItsMaximumIsRejected() {
+        let error = Self.error(Self.scenario(top: #" "scheduler": {"dailyBudget": {"min": 70, "max": 40}},"#))
+        #expect(error?.description.contains("min 70 is above max 40; allowed: min ≤ max") == true)
+    }
+
+    @Test func duplicateWidgetIdsAreRejected() {
+        let error = Self.error(Self.scenario(widget: #""provider": {"policy": "never"} }, { "id": "w", "provider": {"policy": "never"}"#))
+        #expect(error?.description.contains(#"duplicate widget id "w""#) == true)
+    }
+
+    @Test func aMissingScenarioFileIsReported() {
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.load(path: "/nonexistent/weather.json") }
+        do {
+            _ = try ScenarioLoader.load(path: Paths.packageRoot.appendingPathComponent("Scenarios/wether.json").path)
+        } catch {
+            guard case .fileNotFound(_, let suggestion) = error else { Issue.record("\(error)"); return }
+            #expect(suggestion?.hasSuffix("Scenarios/weather.json") == true)
+        }
+    }
+}
