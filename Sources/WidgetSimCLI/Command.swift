@@ -71,8 +71,12 @@ struct ScenarioReference {
     }
 
     func load() throws(CommandError) -> SimulationSetup {
+        try loadDocument().base
+    }
+
+    func loadDocument() throws(CommandError) -> ScenarioDocument {
         do {
-            return try ScenarioLoader.load(path: path)
+            return try ScenarioLoader.loadDocument(path: path)
         } catch {
             if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.

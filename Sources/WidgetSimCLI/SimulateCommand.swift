@@ -9,14 +9,16 @@ struct SimulateCommand: Command {
         ScenarioOptions.seed,
         ScenarioOptions.days,
         OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
         ScenarioOptions.scenarios,
         OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
     ]
     static let discussion = """
         <scenario> is a name looked up as Scenarios/<name>.json, or a path to a
-        scenario file. The reports (reloads.csv, views.csv, daily.csv, summary.md)
-        are written to a temporary directory and moved into place only when all
-        are complete, so a failed run leaves the previous reports as they were.
+        scenario file. The reports (reloads.csv, views.csv, daily.csv, summary.md
+        and its SVG charts) are written to a temporary directory and moved into
+        place only when all are complete, so a failed run leaves the previous
+        reports as they were.
         """
 
     var scenario: ScenarioReference
@@ -24,6 +26,7 @@ struct SimulateCommand: Command {
     var days: Int?
     var outputDirectory: String
     var quiet: Bool
+    var trace: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         guard arguments.positionals.count == 1 else {
@@ -37,6 +40,7 @@ struct SimulateCommand: Command {
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
         guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
         quiet = arguments.has("quiet")
+        trace = arguments.has("trace")
     }
 
     func run(console: Console) throws(CommandError) {
@@ -44,15 +48,8 @@ struct SimulateCommand: Command {
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
         let collector = Simulation.run(setup)
-        let files = ReportWriter(setup: setup, collector: collector).files()
-        do {
-            try ReportDirectory.write(files, to: outputDirectory)
-        } catch {
-            if case .cannotCreate = error {
-                throw CommandError(error.description, code: .cannotCreate)
-            }
-            throw CommandError(error.description, code: .ioError)
-        }
+        let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
+        try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
         console.out("\(setup.name): \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), seed \(setup.seed)")

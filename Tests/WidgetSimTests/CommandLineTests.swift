@@ -48,7 +48,7 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["simulate", "weather", "--out", out.path, "--days", "2"])
         #expect(result.status == 0, "\(result.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(names == ["daily.csv", "reloads.csv", "summary.md", "views.csv"])
+        #expect(names == ["daily.csv", "reloads.csv", "staleness.svg", "summary.md", "timeline-phone-forecast.svg", "views.csv"])
         let reloads = try String(contentsOf: out.appendingPathComponent("reloads.csv"), encoding: .utf8)
         #expect(reloads.hasPrefix("seconds,time,device,widget,kind,trigger,budgeted,budget_used_24h,budget_limit,waited_seconds,result,entries,policy,next_eligible_seconds\n"))
         #expect(result.output.contains("weather: 2 days"))
@@ -84,6 +84,38 @@ struct CommandLineTests {
         #expect(result.status == 65)
         #expect(result.errors.contains("broken.json:1:28: field 'days': 0 is out of range; allowed: whole numbers 1...366"))
         #expect(try String(contentsOf: reports.appendingPathComponent("reloads.csv"), encoding: .utf8) == "old")
+    }
+
+    @Test func compareWritesTheComparisonAndPrintsTheVerdict() throws {
+        let out = Paths.temporaryDirectory("compare")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--out", out.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Best on staleness within the budget (rollingWindow)"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["comparison.csv", "comparison.md", "comparison.svg"])
+    }
+
+    @Test func anUnknownBudgetModelSuggestsTheNearestAndExits64() throws {
+        let result = try Self.widgetsim(["compare", "weather", "--budget-models", "rollingWindow,tokenbucket"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("unknown budget model 'tokenbucket' in '--budget-models'; did you mean 'tokenBucket'?"))
+    }
+
+    @Test func listShowsEachScenarioWithItsQuestion() throws {
+        let result = try Self.widgetsim(["list"])
+        #expect(result.status == 0)
+        for name in ["weather", "stocks", "game", "news", "calendar", "screentime", "location-weather", "todo", "home-screen", "developer-mode"] {
+            #expect(result.output.contains("\n\(name) ") || result.output.hasPrefix("\(name) "), "\(name)")
+        }
+    }
+
+    @Test func simulateWithTraceAlsoWritesTraceJSON() throws {
+        let out = Paths.temporaryDirectory("trace")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["simulate", "weather", "--days", "1", "--trace", "--out", out.path])
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("trace.json").path))
     }
 
     @Test func helpDescribesEachCommandAndExits0() throws {

@@ -24,6 +24,12 @@ public struct ActiveWindow: Equatable, Sendable {
         return weekdays[calendar.weekday(t).rawValue] && second >= fromSecond && second < toSecond
     }
 
+    /// The closing time of the window that contains `t`.
+    /// - Precondition: `contains(t, calendar:)`.
+    public func closing(ofWindowContaining t: SimTime, calendar: CivilCalendar) -> SimTime {
+        calendar.startOfDay(calendar.dayIndex(t)) + toSecond
+    }
+
     /// The first opening at or after `t`, or nil if the window never opens.
     public func nextStart(atOrAfter t: SimTime, calendar: CivilCalendar) -> SimTime? {
         guard fromSecond < toSecond, weekdays.contains(true) else { return nil }

@@ -149,14 +149,26 @@ public struct ContentTruth: Sendable {
         return nil
     }
 
+    /// The last unpredictable change at or before `t`.
+    public func lastUnpredictableChange(atOrBefore t: SimTime) -> SimTime? {
+        let index = ContentTruth.firstIndex(in: unpredictableChanges, after: t)
+        return index > 0 ? unpredictableChanges[index - 1] : nil
+    }
+
     /// The first element of a sorted array strictly greater than `t`.
     static func firstElement(of sorted: [SimTime], after t: SimTime) -> SimTime? {
+        let index = firstIndex(in: sorted, after: t)
+        return index < sorted.count ? sorted[index] : nil
+    }
+
+    /// The index of the first element of a sorted array strictly greater than `t`.
+    static func firstIndex(in sorted: [SimTime], after t: SimTime) -> Int {
         var low = 0
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
             if sorted[middle] <= t { low = middle + 1 } else { high = middle }
         }
-        return low < sorted.count ? sorted[low] : nil
+        return low
     }
 }

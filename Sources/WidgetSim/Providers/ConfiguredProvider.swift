@@ -41,8 +41,10 @@ public struct ConfiguredProvider: TimelineProvider {
         /// Add a uniform 0...`jitter` seconds to the `after` date, as Apple
         /// advises to spread server load (F25).
         public var jitter: Int = 0
-        /// Move an `after` date that falls outside the truth's active window to
-        /// the window's next opening (E4: no weekend reloads for stocks).
+        /// Move an `after` date that falls outside the truth's active window:
+        /// to the window's close if the data was fetched while it was open (for
+        /// the closing value), otherwise to its next opening (E4: no weekend
+        /// reloads for stocks).
         public var skipInactiveHours: Bool = false
         /// `after` interval used when the request failed.
         public var retryAfterFailure: Int = 15 * Seconds.minute
@@ -116,9 +118,15 @@ public struct ConfiguredProvider: TimelineProvider {
                 date = ConfiguredProvider.roundUp(date, toMultipleOf: settings.afterAlignment, calendar: context.calendar)
             }
             if settings.skipInactiveHours, let window = context.truthActiveWindow,
-               !window.contains(date, calendar: context.calendar),
-               let opening = window.nextStart(atOrAfter: date, calendar: context.calendar) {
-                date = opening
+               !window.contains(date, calendar: context.calendar) {
+                // E4: fetched while open, ask once more at the close for the
+                // closing value; fetched at or after the close, not again
+                // until the next opening (after(Monday open) at Friday's close).
+                if window.contains(now, calendar: context.calendar) {
+                    date = window.closing(ofWindowContaining: now, calendar: context.calendar)
+                } else if let opening = window.nextStart(atOrAfter: date, calendar: context.calendar) {
+                    date = opening
+                }
             }
             if settings.jitter > 0 {
                 date += Int(context.randomUnit() * Double(settings.jitter + 1))

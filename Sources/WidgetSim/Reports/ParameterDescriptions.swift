@@ -25,6 +25,7 @@ extension SchedulerParameters {
             ("tokenBucketBurst", FixedDecimal.format(tokenBucketBurst, decimals: 2), "F10 [gap]"),
             ("coalescingWindow", DurationText.format(Double(coalescingWindow)), "F14 [gap]"),
             ("schedulingDelay", schedulingDelay.summary, "F4 [gap]"),
+            ("maximumSchedulingDelay", DurationText.format(Double(maximumSchedulingDelay)), "F4"),
             ("deferWhenUnseenFor", deferWhenUnseenFor == 0 ? "off" : DurationText.format(Double(deferWhenUnseenFor)), "F9 [gap]"),
             ("singleEntryAtEndDelay", singleEntryAtEndDelay.summary, "F3, F8 [gap]"),
             ("providerTimeLimit", DurationText.format(Double(providerTimeLimit)), "F22"),
@@ -41,7 +42,7 @@ extension ProviderSetup {
     /// A short description of the reload policy, for summaries.
     public var policySummary: String {
         switch self {
-        case .custom: return "custom provider (Swift)"
+        case .custom(let swift): return "Swift provider \(swift.name)"
         case .configured(let settings):
             var parts: [String] = []
             switch settings.policy {

@@ -36,14 +36,56 @@ public struct ReportWriter {
         self.totals = WidgetTotals(setup: setup, collector: collector)
     }
 
-    /// All report files, in a fixed order.
-    public func files() -> [ReportFile] {
-        [
+    /// At most this many widgets get a timeline chart, so a scenario with many
+    /// devices does not write thousands of files.
+    public static let maximumTimelineCharts = 12
+
+    /// All report files, in a fixed order; with `trace`, also `trace.json`.
+    public func files(trace: Bool = false) -> [ReportFile] {
+        var files = [
             ReportFile(name: "reloads.csv", contents: reloadsCSV()),
             ReportFile(name: "views.csv", contents: viewsCSV()),
             ReportFile(name: "daily.csv", contents: dailyCSV()),
             ReportFile(name: "summary.md", contents: SummaryReport(writer: self).render()),
+            ReportFile(name: "staleness.svg", contents: stalenessChart()),
         ]
+        for chart in timelineCharts() {
+            files.append(ReportFile(name: chart.file, contents: chart.render()))
+        }
+        if trace {
+            files.append(ReportFile(name: "trace.json", contents: TraceWriter(setup: setup, collector: collector).render()))
+        }
+        return files
+    }
+
+    /// The widgets that get a timeline chart, with its file name.
+    func timelineCharts() -> [(device: Int, widget: Int, file: String, render: () -> String)] {
+        var charts: [(device: Int, widget: Int, file: String, render: () -> String)] = []
+        for (deviceIndex, device) in setup.devices.enumerated() {
+            for (widgetIndex, widget) in device.widgets.enumerated() where charts.count < ReportWriter.maximumTimelineCharts {
+                let chart = TimelineChart(
+                    title: setup.devices.count > 1 ? "\(device.id) / \(widget.id)" : widget.id,
+                    calendar: calendars[deviceIndex],
+                    firstDay: totals.firstDay[deviceIndex],
+                    dayCount: totals.perDay[deviceIndex][widgetIndex].count,
+                    reloads: collector.reloads.filter { $0.device == deviceIndex && $0.widget == widgetIndex },
+                    views: collector.views.filter { $0.device == deviceIndex && $0.widget == widgetIndex },
+                    withheld: collector.withheld.filter { $0.device == deviceIndex && $0.widget == widgetIndex },
+                    endTime: setup.endTime)
+                charts.append((deviceIndex, widgetIndex, "timeline-\(device.id)-\(widget.id).svg", chart.render))
+            }
+        }
+        return charts
+    }
+
+    func stalenessChart() -> String {
+        var series: [(label: String, staleness: [Int])] = []
+        for (deviceIndex, device) in setup.devices.enumerated() {
+            for (widgetIndex, widget) in device.widgets.enumerated() where series.count < SVGCanvas.Palette.series.count {
+                series.append((setup.devices.count > 1 ? "\(device.id)/\(widget.id)" : widget.id, totals.staleness[deviceIndex][widgetIndex]))
+            }
+        }
+        return StalenessChart(title: "Staleness of views, by widget", series: series).render()
     }
 
     func widget(_ device: Int, _ widget: Int) -> WidgetSetup { setup.devices[device].widgets[widget] }

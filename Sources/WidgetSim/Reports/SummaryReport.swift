@@ -40,6 +40,17 @@ struct SummaryReport {
                 out += "| \(duration(sorted.last)) |\n"
             }
         }
+        out += "\n## Charts\n\n"
+        out += "![Share of views in each staleness band](staleness.svg)\n\n"
+        let charts = writer.timelineCharts()
+        for chart in charts {
+            let widget = setup.devices[chart.device].widgets[chart.widget]
+            out += "![Reloads, views and budget of \(widget.id)](\(chart.file))\n\n"
+        }
+        if charts.count < widgetCount {
+            out += "Timeline charts are drawn for the first \(charts.count) of \(widgetCount) widgets.\n\n"
+        }
+        out += "Each row of a timeline is a local day: blue ticks are budgeted reloads, green ticks free ones, red triangles withheld requests; dots are views, orange when stale. Below, the budgeted reloads in the trailing 24 hours climb towards the dashed daily limit.\n"
         out += "\n## Reloads by trigger\n\n"
         out += triggerTable()
         out += "\n## Scheduler parameters\n\n"

@@ -14,10 +14,10 @@ public enum ScenarioLimits {
 }
 
 struct ScenarioDecoder {
-    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "devices"]
+    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "devices", "baseName", "variants"]
     static let schedulerFields = [
         "budgetModel", "dailyBudget", "frequentViewsPerDay", "minimumDailyBudget", "learningDays", "learningMultiplier",
-        "minimumSpacing", "tokenBucketBurst", "coalescingWindow", "schedulingDelay", "deferWhenUnseenFor",
+        "minimumSpacing", "tokenBucketBurst", "coalescingWindow", "schedulingDelay", "maximumSchedulingDelay", "deferWhenUnseenFor",
         "singleEntryAtEndDelay", "providerTimeLimit", "pushBudget", "pushDeliveryDelay", "foregroundReloadDelay",
         "interactionReloadDelay", "systemReloadDelay",
     ]
@@ -167,6 +167,7 @@ struct ScenarioDecoder {
         if let burst = object.optional("tokenBucketBurst") { parameters.tokenBucketBurst = try burst.double(in: 0.001...1) }
         if let window = object.optional("coalescingWindow") { parameters.coalescingWindow = try window.wholeSeconds(maximum: Seconds.day) }
         if let delay = object.optional("schedulingDelay") { parameters.schedulingDelay = try decodeDistribution(delay) }
+        if let cap = object.optional("maximumSchedulingDelay") { parameters.maximumSchedulingDelay = try cap.wholeSeconds(maximum: Seconds.day) }
         if let deferral = object.optional("deferWhenUnseenFor") { parameters.deferWhenUnseenFor = try deferral.wholeSeconds(maximum: 30 * Seconds.day) }
         if let delay = object.optional("singleEntryAtEndDelay") { parameters.singleEntryAtEndDelay = try decodeDistribution(delay) }
         if let limit = object.optional("providerTimeLimit") {
@@ -366,7 +367,7 @@ struct ScenarioDecoder {
         let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1) ?? 0
         return WidgetSetup(
             id: id, kind: kind, family: family, app: app, page: page, configuration: configuration,
-            provider: .configured(provider), truth: truth, tapsPerView: taps, addedAt: addedAt)
+            provider: provider, truth: truth, tapsPerView: taps, addedAt: addedAt)
     }
 
     /// The index of a name in `names`, or an error listing the names.
@@ -378,9 +379,28 @@ struct ScenarioDecoder {
         throw value.invalid("no \(what) named \"\(name)\" on this device\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
     }
 
-    func decodeProvider(_ value: ValueReader) throws(ScenarioError) -> ConfiguredProvider.Settings {
+    static let swiftProviderFields = ["swift", "latency", "failureRate"]
+
+    func decodeProvider(_ value: ValueReader) throws(ScenarioError) -> ProviderSetup {
         let object = try value.object()
-        try object.rejectUnknownFields(ScenarioDecoder.providerFields)
+        guard let swift = object.optional("swift") else {
+            return .configured(try decodeConfiguredProvider(object))
+        }
+        try object.rejectUnknownFields(ScenarioDecoder.swiftProviderFields)
+        let name = try swift.string()
+        guard let entry = ProviderCatalog.entry(named: name) else {
+            let names = ProviderCatalog.entries.map(\.name)
+            let hint = nearest(to: name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw swift.invalid("no Swift provider named \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        var network = NetworkModel()
+        if let latency = object.optional("latency") { network.latency = try decodeDistribution(latency) }
+        if let failures = object.optional("failureRate") { network.failureRate = try failures.probability() }
+        return .custom(SwiftProvider(entry.name, network: network, make: entry.make))
+    }
+
+    func decodeConfiguredProvider(_ object: ObjectReader) throws(ScenarioError) -> ConfiguredProvider.Settings {
+        try object.rejectUnknownFields(ScenarioDecoder.providerFields + ["swift"])
         var settings = ConfiguredProvider.Settings()
         if let entries = object.optional("entries") {
             settings.entryCount = try entries.int(in: 1...ConfiguredProvider.Settings.maximumEntries)
@@ -402,7 +422,9 @@ struct ScenarioDecoder {
             throw policyValue.invalid("unknown policy \"\(text)\"\(hint)", allowed: "\"atEnd\", \"after\" (with \"after\": a duration), \"never\"")
         }
         if case .after = settings.policy {} else if let after = object.optional("after") {
-            throw after.invalid("\"after\" is set but the policy is \"\(try policyValue.string())\"", allowed: "\"after\" only with \"policy\": \"after\"")
+            throw after.invalid(
+                "\"after\" is set but the policy is \"\(try policyValue.string())\"",
+                allowed: "\"after\" only with \"policy\": \"after\" (a variant removes it with \"after\": null)")
         }
         if let alignment = object.optional("afterAlignment") { settings.afterAlignment = try alignment.wholeSeconds(maximum: Seconds.day) }
         if let jitter = object.optional("jitter") { settings.jitter = try jitter.wholeSeconds(maximum: Seconds.day) }

@@ -9,6 +9,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingField(file: String, field: String, line: Int, column: Int)
     case wrongType(file: String, field: String, line: Int, column: Int, expected: String, found: String)
     case invalidValue(file: String, field: String, line: Int, column: Int, reason: String, allowed: String)
+    /// An error in the scenario as one of its variants changes it.
+    indirect case inVariant(name: String, error: ScenarioError)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file):\(line):\(column): field '\(field)' must be \(expected), found \(found)"
         case .invalidValue(let file, let field, let line, let column, let reason, let allowed):
             return "\(file):\(line):\(column): field '\(field)': \(reason); allowed: \(allowed)"
+        case .inVariant(let name, let error):
+            return "in variant '\(name)': \(error.description)"
         }
     }
 }

@@ -11,19 +11,33 @@ public enum ScenarioLoader {
         return try decode(bytes, file: path)
     }
 
+    /// Reads and decodes the scenario at `path` with its variants.
+    public static func loadDocument(path: String) throws(ScenarioError) -> ScenarioDocument {
+        try decodeDocument(try readFile(path), file: path)
+    }
+
     /// Decodes scenario text; `file` names it in errors.
     public static func decode(_ text: String, file: String) throws(ScenarioError) -> SimulationSetup {
         try decode(Array(text.utf8), file: file)
     }
 
+    /// Decodes scenario text with its variants; `file` names it in errors.
+    public static func decodeDocument(_ text: String, file: String) throws(ScenarioError) -> ScenarioDocument {
+        try decodeDocument(Array(text.utf8), file: file)
+    }
+
     static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> SimulationSetup {
+        try decodeDocument(bytes, file: file).base
+    }
+
+    static func decodeDocument(_ bytes: [UInt8], file: String) throws(ScenarioError) -> ScenarioDocument {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
-        return try ScenarioDecoder(file: file).decode(root)
+        return try VariantApplier(file: file).decodeDocument(root)
     }
 
     static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {

@@ -20,14 +20,21 @@ struct ValueReader {
         return text
     }
 
-    /// A non-empty identifier without surrounding spaces or commas (it appears in CSV rows).
+    /// A non-empty identifier of letters, digits, '.', '_' and '-': it appears
+    /// in CSV rows and in file names.
     func identifier() throws(ScenarioError) -> String {
         let text = try string()
-        guard !text.isEmpty, text.trimmingSpaces() == text, !text.contains(","), !text.contains("\""),
-              !text.contains("\n") else {
-            throw invalid("\"\(text)\" is not a usable identifier", allowed: "a non-empty name without commas, quotes, newlines or surrounding spaces")
+        guard !text.isEmpty, text.count <= 100, text.unicodeScalars.allSatisfy(ValueReader.isIdentifierScalar) else {
+            throw invalid("\"\(text)\" is not a usable identifier", allowed: "1 to 100 ASCII letters, digits, '.', '_' and '-'")
         }
         return text
+    }
+
+    static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": return true
+        default: return false
+        }
     }
 
     func bool() throws(ScenarioError) -> Bool {
@@ -212,14 +219,5 @@ enum DurationText {
     /// A number without a trailing ".0".
     static func plain(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }

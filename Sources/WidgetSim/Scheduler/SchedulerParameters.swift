@@ -32,6 +32,9 @@ public struct SchedulerParameters: Equatable, Sendable {
     /// when it opens a new batch (F4: eligibility is not execution; reloads
     /// were seen arriving up to 1–2 hours late). [gap]
     public var schedulingDelay: DurationDistribution = .logNormal(median: 120, p95: 1_800)
+    /// The longest scheduling delay: F4's reports put late reloads at 1–2 hours,
+    /// so the distribution's tail is cut there rather than left unbounded.
+    public var maximumSchedulingDelay = 2 * Seconds.hour
     /// A budgeted reload of a widget not seen for this long waits until its
     /// page is next viewed (F9: rarely visited pages reload less often and may
     /// reload when the page becomes visible). 0 turns the rule off. [gap]

@@ -145,7 +145,8 @@ extension DeviceSimulator {
         if let batch = openBatches.first(where: { $0 >= now && $0 <= now + parameters.coalescingWindow }) {
             widgets[widget].batchTime = batch
         } else {
-            let batch = now + parameters.schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
+            let delay = parameters.schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
+            let batch = now + min(delay, parameters.maximumSchedulingDelay)
             if !openBatches.contains(batch) {
                 openBatches.append(batch)
                 queue.schedule(.batchDue, at: batch)
@@ -291,19 +292,13 @@ extension DeviceSimulator {
 
     func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
         let runtime = widgets[widget]
-        let network: NetworkModel
-        if case .configured(let settings) = runtime.setup.provider {
-            network = settings.network
-        } else {
-            network = NetworkModel()
-        }
         return TimelineProviderContext(
             family: runtime.setup.family,
             isPreview: isPreview,
             configuration: runtime.setup.configuration,
             calendar: calendar,
             now: now,
-            network: network,
+            network: runtime.setup.provider.network,
             random: runtime.providerRandom,
             truth: runtime.truth
         )

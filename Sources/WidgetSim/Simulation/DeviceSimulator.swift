@@ -74,7 +74,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             let provider: AnyTimelineProvider
             switch widget.provider {
             case .configured(let settings): provider = AnyTimelineProvider(ConfiguredProvider(settings: settings))
-            case .custom(let factory): provider = factory()
+            case .custom(let swift): provider = swift.make()
             }
             let truth = ContentTruth(
                 periodic: widget.truth.periodic,

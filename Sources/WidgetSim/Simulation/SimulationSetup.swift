@@ -149,8 +149,33 @@ public struct TruthSetup: Equatable, Sendable {
 public enum ProviderSetup: Sendable {
     /// The built-in provider, configured by a scenario file.
     case configured(ConfiguredProvider.Settings)
-    /// A provider written in Swift; the factory is called once per device run.
-    case custom(@Sendable () -> AnyTimelineProvider)
+    /// A provider written in Swift.
+    case custom(SwiftProvider)
+
+    /// The simulated server the provider's `context.fetch()` talks to.
+    public var network: NetworkModel {
+        switch self {
+        case .configured(let settings): return settings.network
+        case .custom(let provider): return provider.network
+        }
+    }
+}
+
+/// A provider written in Swift against the library's `TimelineProvider`.
+public struct SwiftProvider: Sendable {
+    /// A name for reports.
+    public var name: String
+    /// The simulated server behind `context.fetch()`.
+    public var network: NetworkModel
+    /// Builds a fresh provider; called once per device run, so every run
+    /// starts from the same provider state.
+    public var make: @Sendable () -> AnyTimelineProvider
+
+    public init(_ name: String, network: NetworkModel = NetworkModel(), make: @escaping @Sendable () -> AnyTimelineProvider) {
+        self.name = name
+        self.network = network
+        self.make = make
+    }
 }
 
 /// One widget instance on a device (F7, F26).

@@ -80,6 +80,23 @@ public struct TimelineProviderContext: Sendable {
         truth.periodic?.period
     }
 
+    /// The last scheduled (periodic) change of the truth at or before `t`: the
+    /// schedule is public, like a game's dragon attacks or a market's ticks.
+    public func lastScheduledChange(atOrBefore t: SimTime) -> SimTime? {
+        truth.lastPeriodicChange(atOrBefore: t)
+    }
+
+    /// The next scheduled (periodic) change of the truth after `t`.
+    public func nextScheduledChange(after t: SimTime) -> SimTime? {
+        truth.nextPeriodicChange(after: t)
+    }
+
+    /// The last unforeseeable event (a healing potion, breaking news) at or
+    /// before `t` that the server knows of now. Events after `now` are hidden.
+    public func lastEvent(atOrBefore t: SimTime) -> SimTime? {
+        truth.lastUnpredictableChange(atOrBefore: min(t, now))
+    }
+
     /// Starts a background URL session whose events arrive after a draw from
     /// `completion` (F20); when they do, the widget asks for a new timeline.
     public mutating func startBackgroundSession(completingAfter completion: DurationDistribution) {

@@ -85,7 +85,7 @@ extension WidgetSetup {
         _ id: String, kind: String? = nil, page: Int = 0, truth: TruthSetup = TruthSetup(),
         _ make: @escaping @Sendable () -> Provider
     ) -> WidgetSetup {
-        WidgetSetup(id: id, kind: kind ?? id, page: page, provider: .custom { AnyTimelineProvider(make()) }, truth: truth)
+        WidgetSetup(id: id, kind: kind ?? id, page: page, provider: .custom(SwiftProvider(id) { AnyTimelineProvider(make()) }), truth: truth)
     }
 }
 

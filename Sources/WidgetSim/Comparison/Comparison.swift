@@ -1,0 +1,131 @@
+import Foundation
+
+/// Runs a scenario's base and variants on the same seeds (common random
+/// numbers) under one or more budget models, and ranks them.
+///
+/// Promised: replication `r` of every variant and every budget model uses the
+/// same seed (the scenario's seed for `r = 0`), so the same user sees the same
+/// truth and differences come from the policies. Results do not depend on the
+/// number of threads.
+public struct Comparison: Sendable {
+    public struct Options: Sendable {
+        /// Replications per variant and budget model.
+        public var runs = 1
+        /// Budget models to run, the first being the one recommendations are
+        /// made under. Empty means the scenario's own model only.
+        public var budgetModels: [BudgetModel] = []
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// A variant is within the budget when it withholds at most this many
+        /// requests per widget-day on average.
+        public var withheldTolerance = 1.0
+
+        public init() {}
+    }
+
+    /// One variant under one budget model, over all replications.
+    public struct Row: Sendable {
+        public var variant: String
+        public var description: String
+        public var policy: String
+        public var budgetModel: BudgetModel
+        public var replications: [RunMetrics]
+        public var withinBudget: Bool
+
+        public var budgeted: Estimate { estimate(\.budgetedPerWidgetDay) }
+        public var free: Estimate { estimate(\.freePerWidgetDay) }
+        public var withheld: Estimate { estimate(\.withheldPerWidgetDay) }
+        public var timeouts: Estimate { estimate(\.timeoutsPerWidgetDay) }
+        public var stalePercent: Estimate { estimate(\.stalePercent) }
+        public var meanStaleness: Estimate { estimate(\.meanStaleness) }
+        public var stalenessP50: Estimate { estimate { Double($0.stalenessP50) } }
+        public var stalenessP95: Estimate { estimate { Double($0.stalenessP95) } }
+        public var stalenessMax: Estimate { estimate { Double($0.stalenessMax) } }
+        public var calls: Estimate { estimate(\.callsPerWidgetDay) }
+
+        func estimate(_ value: (RunMetrics) -> Double) -> Estimate {
+            Estimate(replications.map(value))
+        }
+    }
+
+    public var scenario: String
+    public var description: String
+    public var days: Int
+    public var seeds: [UInt64]
+    public var budgetModels: [BudgetModel]
+    public var withheldTolerance: Double
+    /// Every row, grouped by budget model (in `budgetModels` order), then variant order.
+    public var rows: [Row]
+
+    /// The seed of replication `r`: the scenario's own for the first, derived ones after.
+    public static func seed(replication r: Int, of seed: UInt64) -> UInt64 {
+        r == 0 ? seed : StreamSeed(seed).derived("replication").derived(UInt64(r)).value
+    }
+
+    /// Runs the comparison; `progress(done, total)` is called after each run.
+    public static func run(
+        _ document: ScenarioDocument, options: Options, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> Comparison {
+        let variants = document.all
+        let models = options.budgetModels.isEmpty ? [document.base.scheduler.budgetModel] : options.budgetModels
+        let seeds = (0..<max(1, options.runs)).map { seed(replication: $0, of: document.base.seed) }
+        let total = models.count * variants.count * seeds.count
+        var report: (@Sendable (Int) -> Void)?
+        if let progress { report = { done in progress(done, total) } }
+        let metrics: [RunMetrics] = ParallelMap.map(count: total, threads: options.threads, progress: report) { job in
+            let r = job % seeds.count
+            let v = job / seeds.count % variants.count
+            let m = job / seeds.count / variants.count
+            var setup = variants[v].setup
+            setup.seed = seeds[r]
+            setup.scheduler.budgetModel = models[m]
+            return RunMetrics.measure(setup)
+        }
+        var rows: [Row] = []
+        for (m, model) in models.enumerated() {
+            for (v, variant) in variants.enumerated() {
+                let start = (m * variants.count + v) * seeds.count
+                let replications = Array(metrics[start..<start + seeds.count])
+                let withheld = Estimate(replications.map { $0.withheldPerWidgetDay }).mean
+                rows.append(Row(
+                    variant: variant.name, description: variant.description,
+                    policy: variant.setup.devices.first?.widgets.first?.provider.policySummary ?? "",
+                    budgetModel: model, replications: replications, withinBudget: withheld <= options.withheldTolerance))
+            }
+        }
+        return Comparison(
+            scenario: document.base.name, description: document.base.description, days: document.base.days,
+            seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows)
+    }
+
+    /// The rows of one budget model, in variant order.
+    public func rows(for model: BudgetModel) -> [Row] {
+        rows.filter { $0.budgetModel == model }
+    }
+
+    /// Variants ranked for `model`: those within the budget first, by mean
+    /// staleness, then stale-view percentage, then fewest provider calls.
+    public func ranking(for model: BudgetModel) -> [Row] {
+        rows(for: model).enumerated().sorted { a, b in
+            let left = a.element
+            let right = b.element
+            if left.withinBudget != right.withinBudget { return left.withinBudget }
+            let keys = [
+                (left.meanStaleness.mean, right.meanStaleness.mean), (left.stalePercent.mean, right.stalePercent.mean),
+                (left.calls.mean, right.calls.mean),
+            ]
+            for (x, y) in keys where x != y { return x < y }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The best variant within the budget for `model`, if any stays within it.
+    public func best(for model: BudgetModel) -> Row? {
+        ranking(for: model).first { $0.withinBudget }
+    }
+
+    /// How much longer `other`'s mean staleness is than `best`'s, in seconds,
+    /// replication by replication (paired, because both ran on the same seeds).
+    public func stalenessGap(from best: Row, to other: Row) -> Estimate {
+        Estimate(zip(other.replications, best.replications).map { $0.meanStaleness - $1.meanStaleness })
+    }
+}

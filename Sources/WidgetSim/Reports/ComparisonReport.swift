@@ -1,0 +1,209 @@
+/// Renders a `Comparison` as `comparison.csv`, `comparison.md` and `comparison.svg`.
+public struct ComparisonReport {
+    public static let csvHeader = [
+        "budget_model", "variant", "runs", "within_budget", "rank",
+        "budgeted_per_widget_day", "budgeted_ci95", "free_per_widget_day", "free_ci95",
+        "withheld_per_widget_day", "withheld_ci95", "timeouts_per_widget_day", "timeouts_ci95",
+        "stale_percent", "stale_percent_ci95", "mean_staleness_seconds", "mean_staleness_ci95",
+        "staleness_p50_seconds", "staleness_p50_ci95",
+        "staleness_p95_seconds", "staleness_p95_ci95", "staleness_max_seconds", "staleness_max_ci95",
+        "provider_calls_per_widget_day", "provider_calls_ci95",
+    ]
+
+    let comparison: Comparison
+
+    public init(_ comparison: Comparison) {
+        self.comparison = comparison
+    }
+
+    public func files() -> [ReportFile] {
+        [
+            ReportFile(name: "comparison.csv", contents: csv()),
+            ReportFile(name: "comparison.md", contents: markdown()),
+            ReportFile(name: "comparison.svg", contents: chart()),
+        ]
+    }
+
+    var primaryModel: BudgetModel { comparison.budgetModels[0] }
+
+    /// The ranking and verdict as plain text, for a terminal.
+    public func terminalSummary() -> String {
+        String((table(for: primaryModel) + "\n" + verdict()).filter { $0 != "`" && $0 != "*" })
+    }
+
+    func csv() -> String {
+        var csv = CSVText(header: ComparisonReport.csvHeader)
+        for model in comparison.budgetModels {
+            let ranking = comparison.ranking(for: model).map(\.variant)
+            for row in comparison.rows(for: model) {
+                var fields = [
+                    model.rawValue, row.variant, String(row.replications.count), row.withinBudget ? "1" : "0",
+                    String(ranking.firstIndex(of: row.variant)! + 1),
+                ]
+                for (estimate, decimals) in [
+                    (row.budgeted, 2), (row.free, 2), (row.withheld, 2), (row.timeouts, 3), (row.stalePercent, 2),
+                    (row.meanStaleness, 1), (row.stalenessP50, 1), (row.stalenessP95, 1), (row.stalenessMax, 1), (row.calls, 2),
+                ] {
+                    fields.append(FixedDecimal.format(estimate.mean, decimals: decimals))
+                    fields.append(estimate.halfWidth.map { FixedDecimal.format($0, decimals: decimals) } ?? "")
+                }
+                csv.append(fields)
+            }
+        }
+        return csv.text
+    }
+
+    func chart() -> String {
+        ComparisonChart(
+            title: "\(comparison.scenario): staleness against budget spent (\(primaryModel.rawValue))",
+            rows: comparison.rows(for: primaryModel)
+        ).render()
+    }
+
+    /// "8.1 ± 0.6" or "8.1" with one replication.
+    func show(_ estimate: Estimate, decimals: Int, suffix: String = "") -> String {
+        let mean = FixedDecimal.format(estimate.mean, decimals: decimals) + suffix
+        guard let half = estimate.halfWidth else { return mean }
+        return mean + " ± " + FixedDecimal.format(half, decimals: decimals)
+    }
+
+    /// A duration estimate: "16m ± 2m".
+    func showDuration(_ estimate: Estimate) -> String {
+        let mean = DurationText.format(estimate.mean.rounded())
+        guard let half = estimate.halfWidth else { return mean }
+        return mean + " ± " + DurationText.format(half.rounded())
+    }
+
+    func markdown() -> String {
+        let runs = comparison.seeds.count
+        var out = "# widgetsim comparison: \(comparison.scenario)\n\n"
+        if !comparison.description.isEmpty { out += "> \(comparison.description)\n\n" }
+        out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(comparison.days) days. Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
+        out += runs > 1 ? " ± the half-width of a 95 % confidence interval (Student's t).\n\n" : "; run with `--runs 2` or more for confidence intervals.\n\n"
+        out += "## Verdict\n\n" + verdict() + "\n"
+        out += "## Variants under \(primaryModel.rawValue)\n\n"
+        out += table(for: primaryModel)
+        out += "\n![Mean staleness against budgeted reloads per variant](comparison.svg)\n\n"
+        if comparison.budgetModels.count > 1 {
+            out += "## Does the ranking hold under other budget models?\n\n"
+            out += "Apple's budget algorithm is unpublished, so the same variants ran under each plausible model. Each cell is the variant's rank (within-budget variants first, by mean staleness) and its mean staleness.\n\n"
+            out += sweepTable() + "\n" + sweepVerdict() + "\n\n"
+        }
+        out += "## Variants\n\n| variant | policy | description |\n|---|---|---|\n"
+        for row in comparison.rows(for: primaryModel) {
+            out += "| \(row.variant) | \(row.policy) | \(row.description) |\n"
+        }
+        out += "\n## Seeds\n\n" + comparison.seeds.enumerated().map { "r\($0.offset): \($0.element)" }.joined(separator: ", ") + "\n\n"
+        out += """
+            ## How to read this comparison
+
+            - *within budget* means the variant withheld at most \(DurationText.plain(comparison.withheldTolerance)) request per widget-day on average: it asks for no more reloads than WidgetKit grants. A variant over budget may look fresh in theory but spends its day waiting for budget.
+            - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
+            - *provider calls* are the requests each widget sends your server per day.
+            - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.
+
+            """
+        return out
+    }
+
+    func table(for model: BudgetModel) -> String {
+        var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
+        out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        for (rank, row) in comparison.ranking(for: model).enumerated() {
+            let name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
+            out += "| \(rank + 1) | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
+            out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
+            out += "| \(show(row.stalePercent, decimals: 1, suffix: "%")) "
+            out += "| \(showDuration(row.stalenessP50)) | \(showDuration(row.stalenessP95)) | \(showDuration(row.stalenessMax)) "
+            out += "| \(show(row.calls, decimals: 1)) |\n"
+        }
+        return out
+    }
+
+    func verdict() -> String {
+        let model = primaryModel
+        let ranking = comparison.ranking(for: model)
+        guard let best = comparison.best(for: model) else {
+            return "No variant stays within the budget under \(model.rawValue): every one withholds more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day.\n"
+        }
+        var out = "**Best on staleness within the budget (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
+        out += "mean staleness \(showDuration(best.meanStaleness)), \(show(best.stalePercent, decimals: 1, suffix: "%")) of views stale, "
+        out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"
+        if let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != best.variant }) {
+            let gap = comparison.stalenessGap(from: best, to: runnerUp)
+            out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
+            if let low = gap.low, let high = gap.high {
+                out += " (paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))): "
+                if gap.excludesZero {
+                    out += "**larger than the noise** between replications.\n\n"
+                } else {
+                    out += "**within the noise** of \(comparison.seeds.count) replications; run more (`--runs`) to separate them, or treat them as equal."
+                    if runnerUp.budgeted.mean < best.budgeted.mean {
+                        out += " Treated as equal, `\(runnerUp.variant)` is the cheaper choice: \(show(runnerUp.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(best.budgeted, decimals: 1)), and \(show(runnerUp.calls, decimals: 1)) server requests against \(show(best.calls, decimals: 1))."
+                    }
+                    out += "\n\n"
+                }
+            } else {
+                out += "; with one replication the noise is unknown (use `--runs 2` or more).\n\n"
+            }
+        }
+        let over = ranking.filter { !$0.withinBudget }.map { "`\($0.variant)`" }
+        if !over.isEmpty {
+            out += "Over budget (withholding more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day): \(over.joined(separator: ", ")).\n\n"
+        }
+        if comparison.budgetModels.count > 1 { out += sweepVerdict() + "\n" }
+        return out
+    }
+
+    /// A duration that may be negative: "-1m30s".
+    func signedDuration(_ seconds: Double) -> String {
+        (seconds < 0 ? "-" : "") + DurationText.format(abs(seconds).rounded())
+    }
+
+    func sweepTable() -> String {
+        var out = "| variant | " + comparison.budgetModels.map(\.rawValue).joined(separator: " | ") + " |\n"
+        out += "|---|" + comparison.budgetModels.map { _ in "--:|" }.joined() + "\n"
+        for row in comparison.rows(for: primaryModel) {
+            out += "| \(row.variant) |"
+            for model in comparison.budgetModels {
+                let ranking = comparison.ranking(for: model)
+                let rank = ranking.firstIndex { $0.variant == row.variant }!
+                let cell = ranking[rank]
+                out += " \(rank + 1)\(cell.withinBudget ? "" : "*") (\(DurationText.format(cell.meanStaleness.mean.rounded()))) |"
+            }
+            out += "\n"
+        }
+        return out + "\n\\* over budget under that model.\n"
+    }
+
+    func sweepVerdict() -> String {
+        guard let best = comparison.best(for: primaryModel) else { return "" }
+        var holds = [primaryModel.rawValue]
+        var tied: [String] = []
+        var fails: [String] = []
+        for model in comparison.budgetModels.dropFirst() {
+            guard let other = comparison.best(for: model) else {
+                fails.append("\(model.rawValue) (no variant stays within budget)")
+                continue
+            }
+            if other.variant == best.variant {
+                holds.append(model.rawValue)
+                continue
+            }
+            // Another variant ranks first: does it beat the recommendation by more than the noise?
+            let ours = comparison.rows(for: model).first { $0.variant == best.variant }!
+            let gap = comparison.stalenessGap(from: other, to: ours)
+            if ours.withinBudget && !gap.excludesZero {
+                tied.append("\(model.rawValue) (`\(other.variant)` first, within the noise)")
+            } else {
+                fails.append("\(model.rawValue) (best: `\(other.variant)`)")
+            }
+        }
+        var text = "The recommendation `\(best.variant)` holds under \(holds.joined(separator: ", "))"
+        if !tied.isEmpty { text += "; it ties under \(tied.joined(separator: "; "))" }
+        if fails.isEmpty {
+            return text + (tied.isEmpty ? ": every budget model tried." : ". It holds, within the noise, under every budget model tried.")
+        }
+        return text + "; but **not** under \(fails.joined(separator: "; ")): it depends on how WidgetKit really accounts the budget."
+    }
+}

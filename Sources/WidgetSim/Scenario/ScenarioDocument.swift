@@ -1,0 +1,148 @@
+/// A scenario file: the base setup and the variants it declares for comparison.
+public struct ScenarioDocument: Sendable {
+    public var base: SimulationSetup
+    /// What comparisons call the scenario as written ("base" unless the file names it).
+    public var baseName = "base"
+    public var variants: [Variant]
+
+    /// One alternative to compare against the base: the base with some
+    /// provider, truth, user or scheduler settings changed.
+    public struct Variant: Sendable {
+        public var name: String
+        public var description: String
+        public var setup: SimulationSetup
+    }
+
+    /// The base (named `baseName`) followed by every variant.
+    public var all: [Variant] {
+        [Variant(name: baseName, description: "the scenario as written", setup: base)] + variants
+    }
+}
+
+/// Applies a scenario's `variants` to its JSON before decoding, so a variant
+/// is validated exactly like the base.
+///
+/// A variant is `{"name", "description", "widgets", "scheduler", "user",
+/// "provider", "truth"}`. `scheduler` is merged into the scenario's scheduler,
+/// `user` into every device's user, and `provider` and `truth` into every
+/// widget's (or only those whose ids `widgets` lists), as JSON merge patches
+/// (RFC 7396): fields are replaced or added, and `null` removes one.
+struct VariantApplier {
+    static let variantFields = ["name", "description", "widgets", "scheduler", "user", "provider", "truth"]
+    static let maximumVariants = 64
+
+    let file: String
+
+    func decodeDocument(_ root: JSONNode) throws(ScenarioError) -> ScenarioDocument {
+        let base = try ScenarioDecoder(file: file).decode(root)
+        let top = try ValueReader(node: root, path: "", file: file).object()
+        let baseName = try top.optional("baseName")?.identifier() ?? "base"
+        guard let list = top.optional("variants") else { return ScenarioDocument(base: base, baseName: baseName, variants: []) }
+        let entries = try list.array()
+        guard entries.count <= VariantApplier.maximumVariants else {
+            throw list.invalid("\(entries.count) variants", allowed: "at most \(VariantApplier.maximumVariants)")
+        }
+        var variants: [ScenarioDocument.Variant] = []
+        for entry in entries {
+            let object = try entry.object()
+            try object.rejectUnknownFields(VariantApplier.variantFields)
+            let nameValue = try object.required("name")
+            let name = try nameValue.identifier()
+            guard name != baseName, !variants.contains(where: { $0.name == name }) else {
+                throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
+            }
+            let description = try object.optional("description")?.string() ?? ""
+            let patched = try apply(object, to: root, widgetIDs: base.devices.flatMap { $0.widgets.map(\.id) })
+            do {
+                let setup = try ScenarioDecoder(file: file).decode(patched)
+                variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup))
+            } catch {
+                throw .inVariant(name: name, error: error)
+            }
+        }
+        return ScenarioDocument(base: base, baseName: baseName, variants: variants)
+    }
+
+    /// The scenario's JSON with the variant's patches applied and `variants` removed.
+    func apply(_ variant: ObjectReader, to root: JSONNode, widgetIDs: [String]) throws(ScenarioError) -> JSONNode {
+        var only: [String]?
+        if let list = variant.optional("widgets") {
+            only = []
+            for value in try list.array() {
+                let id = try value.string()
+                guard widgetIDs.contains(id) else {
+                    throw value.invalid("no widget with id \"\(id)\"", allowed: widgetIDs.map { "\"\($0)\"" }.joined(separator: ", "))
+                }
+                only!.append(id)
+            }
+        }
+        for key in ["scheduler", "user", "provider", "truth"] {
+            guard let patch = variant.optional(key) else { continue }
+            guard case .object = patch.node.value else { throw patch.wrongType("an object (a merge patch)") }
+        }
+        guard case .object(var members) = root.value else { return root }
+        members.removeAll { $0.key == "variants" }
+        if let patch = variant.optional("scheduler")?.node {
+            members.set("scheduler", to: JSONNode.merge(members.value(of: "scheduler"), patch), at: patch.position)
+        }
+        if let index = members.firstIndex(where: { $0.key == "devices" }), case .array(var devices) = members[index].value.value {
+            for deviceIndex in devices.indices {
+                devices[deviceIndex] = patchDevice(devices[deviceIndex], variant: variant, only: only)
+            }
+            members[index].value.value = .array(devices)
+        }
+        return JSONNode(value: .object(members), position: root.position)
+    }
+
+    private func patchDevice(_ device: JSONNode, variant: ObjectReader, only: [String]?) -> JSONNode {
+        guard case .object(var members) = device.value else { return device }
+        if let patch = variant.optional("user")?.node {
+            members.set("user", to: JSONNode.merge(members.value(of: "user"), patch), at: patch.position)
+        }
+        if let index = members.firstIndex(where: { $0.key == "widgets" }), case .array(var widgets) = members[index].value.value {
+            for widgetIndex in widgets.indices {
+                guard case .object(var fields) = widgets[widgetIndex].value else { continue }
+                if let only, case .string(let id)? = fields.value(of: "id")?.value, !only.contains(id) { continue }
+                for key in ["provider", "truth"] {
+                    if let patch = variant.optional(key)?.node {
+                        fields.set(key, to: JSONNode.merge(fields.value(of: key), patch), at: patch.position)
+                    }
+                }
+                widgets[widgetIndex].value = .object(fields)
+            }
+            members[index].value.value = .array(widgets)
+        }
+        return JSONNode(value: .object(members), position: device.position)
+    }
+}
+
+extension JSONNode {
+    /// `patch` merged into `target` as an RFC 7396 merge patch.
+    static func merge(_ target: JSONNode?, _ patch: JSONNode) -> JSONNode {
+        guard case .object(let patchMembers) = patch.value else { return patch }
+        var members: [Member] = []
+        if let target, case .object(let existing) = target.value { members = existing }
+        for member in patchMembers {
+            if case .null = member.value.value {
+                members.removeAll { $0.key == member.key }
+            } else {
+                members.set(member.key, to: merge(members.value(of: member.key), member.value), at: member.keyPosition)
+            }
+        }
+        return JSONNode(value: .object(members), position: target?.position ?? patch.position)
+    }
+}
+
+extension Array where Element == JSONNode.Member {
+    func value(of key: String) -> JSONNode? {
+        first { $0.key == key }?.value
+    }
+
+    mutating func set(_ key: String, to value: JSONNode, at position: SourcePosition) {
+        if let index = firstIndex(where: { $0.key == key }) {
+            self[index].value = value
+        } else {
+            append(JSONNode.Member(key: key, keyPosition: position, value: value))
+        }
+    }
+}

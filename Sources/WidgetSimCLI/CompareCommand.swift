@@ -1,0 +1,104 @@
+import WidgetSim
+
+/// `widgetsim compare`: run a scenario's base and variants on the same seeds and rank them.
+struct CompareCommand: Command {
+    static let name = "compare"
+    static let abstract = "Run a scenario's base and variants on the same seeds and rank them."
+    static let arguments = "<scenario> [--runs <n>] [--budget-models <list> | --no-sweep] [--out <dir>]"
+    static let options = [
+        OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per variant and budget model (1...1000, default 10)."),
+        OptionSpec(name: "budget-models", short: nil, valueName: "list",
+                   help: "Comma-separated budget models to run, the first used for the verdict (default: the scenario's, then the others)."),
+        OptionSpec(name: "no-sweep", short: nil, valueName: nil, help: "Run the scenario's own budget model only."),
+        ScenarioOptions.seed,
+        ScenarioOptions.days,
+        OptionSpec(name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it."),
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.scenarios,
+        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+    ]
+    static let discussion = """
+        Writes comparison.csv, comparison.md and comparison.svg. The scenario's
+        "variants" list the alternatives; the base scenario is compared as "base".
+        Replication r of every variant uses the same seed, so differences come
+        from the policies, not from luck.
+        """
+
+    var scenario: ScenarioReference
+    var runs: Int
+    var budgetModels: [BudgetModel]?
+    var noSweep: Bool
+    var seed: UInt64?
+    var days: Int?
+    var threads: Int?
+    var outputDirectory: String
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.count == 1 else {
+            throw .usage(arguments.positionals.isEmpty ? "missing <scenario>" : "expected one <scenario>, got \(arguments.positionals.count)")
+        }
+        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        runs = try arguments.integer("runs", in: 1...1_000) ?? 10
+        noSweep = arguments.has("no-sweep")
+        if let list = arguments.value("budget-models") {
+            guard !noSweep else { throw .usage("'--budget-models' and '--no-sweep' cannot be combined") }
+            var models: [BudgetModel] = []
+            for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                guard let model = BudgetModel(rawValue: name) else {
+                    let names = BudgetModel.allCases.map(\.rawValue)
+                    let hint = Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .usage("unknown budget model '\(name)' in '--budget-models'\(hint); allowed: \(names.joined(separator: ", "))")
+                }
+                guard !models.contains(model) else { throw .usage("budget model '\(name)' listed twice in '--budget-models'") }
+                models.append(model)
+            }
+            budgetModels = models
+        }
+        seed = try arguments.seed("seed")
+        days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
+        threads = try arguments.integer("threads", in: 1...256)
+        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        quiet = arguments.has("quiet")
+    }
+
+    func run(console: Console) throws(CommandError) {
+        var document = try scenario.loadDocument()
+        if let seed { document.override { $0.seed = seed } }
+        if let days { document.override { $0.days = days } }
+        var options = Comparison.Options()
+        options.runs = runs
+        let own = document.base.scheduler.budgetModel
+        options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
+        if let threads { options.threads = threads }
+        let progress = quiet ? nil : ProgressLine("compare \(document.base.name)")
+        let comparison = Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
+        progress?.finish()
+        let files = ComparisonReport(comparison).files()
+        try writeReports(files, to: outputDirectory)
+        guard !quiet else { return }
+        let report = ComparisonReport(comparison)
+        console.out(report.terminalSummary())
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+    }
+}
+
+extension ScenarioDocument {
+    /// Applies `change` to the base and every variant (a command-line override).
+    mutating func override(_ change: (inout SimulationSetup) -> Void) {
+        change(&base)
+        for index in variants.indices { change(&variants[index].setup) }
+    }
+}
+
+/// Writes reports, mapping failures to sysexits codes.
+func writeReports(_ files: [ReportFile], to directory: String) throws(CommandError) {
+    do {
+        try ReportDirectory.write(files, to: directory)
+    } catch {
+        if case .cannotCreate = error {
+            throw CommandError(error.description, code: .cannotCreate)
+        }
+        throw CommandError(error.description, code: .ioError)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A progress line on standard error, shown only once a job has run for more
+/// than a second. On a terminal it rewrites one line; in a log it prints at
+/// each quarter. It measures real elapsed time for the person waiting; the
+/// simulation itself never reads a clock.
+final class ProgressLine: @unchecked Sendable {
+    private let label: String
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private let lock = NSLock()
+    private var shown = false
+    private var lastQuarter = 0
+
+    init(_ label: String) {
+        self.label = label
+        self.started = clock.now
+    }
+
+    func update(done: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard clock.now - started > .seconds(1) else { return }
+        if isTerminal {
+            write("\r\(label): \(done)/\(total) runs")
+            shown = true
+        } else {
+            let quarter = total == 0 ? 4 : done * 4 / total
+            if quarter > lastQuarter {
+                lastQuarter = quarter
+                write("\(label): \(done)/\(total) runs\n")
+            }
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { write("\n") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// Policy comparison: variants, replications on common random numbers,
+/// confidence intervals, ranking and the budget-model sweep.
+@Suite("Comparison")
+struct ComparisonTests {
+    static let scenario = """
+        {
+          "name": "cmp", "days": 2, "seed": 5,
+          "devices": [ { "id": "phone",
+            "pages": [ { "name": "home", "viewsPerDay": 30 } ],
+            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h", "entries": 1 },
+                           "truth": { "changeEvery": "30m" } } ] } ],
+          "variants": [
+            { "name": "same", "description": "identical to the base" },
+            { "name": "fast", "provider": { "after": "15m" } },
+            { "name": "never", "provider": { "policy": "never", "after": null }, "truth": { "onRandomChange": "push", "randomChangesPerDay": 3 } },
+            { "name": "greedy", "provider": { "after": "5m" }, "scheduler": { "dailyBudget": { "min": 10, "max": 10 } } }
+          ]
+        }
+        """
+
+    static func document() throws -> ScenarioDocument {
+        try ScenarioLoader.decodeDocument(scenario, file: "cmp.json")
+    }
+
+    static func run(runs: Int, threads: Int = 2, models: [BudgetModel] = []) throws -> Comparison {
+        var options = Comparison.Options()
+        options.runs = runs
+        options.threads = threads
+        options.budgetModels = models
+        return Comparison.run(try document(), options: options)
+    }
+
+    @Test func studentTQuantilesMatchTheTables() {
+        #expect(StudentT.quantile975(degreesOfFreedom: 1) == 12.706)
+        #expect(StudentT.quantile975(degreesOfFreedom: 30) == 2.042)
+        // Published values for 60, 120 and 1000 degrees of freedom.
+        #expect(abs(StudentT.quantile975(degreesOfFreedom: 60) - 2.000) < 0.001)
+        #expect(abs(StudentT.quantile975(degreesOfFreedom: 120) - 1.980) < 0.001)
+        #expect(abs(StudentT.quantile975(degreesOfFreedom: 1_000) - 1.962) < 0.001)
+    }
+
+    @Test func anEstimateIsTheMeanWithAStudentTInterval() {
+        let estimate = Estimate([1, 2, 3])
+        #expect(estimate.mean == 2)
+        // s = 1, t(0.975, 2) = 4.303, half-width = 4.303 / sqrt(3).
+        #expect(abs(estimate.halfWidth! - 4.303 / 3.0.squareRoot()) < 1e-12)
+        #expect(Estimate([4]).halfWidth == nil)
+        // 2 ± 2.48 includes zero; 11 ± 2.48 does not.
+        #expect(!Estimate([1, 2, 3]).excludesZero)
+        #expect(Estimate([10, 11, 12]).excludesZero)
+    }
+
+    @Test func variantsPatchTheProviderTruthUserAndScheduler() throws {
+        let document = try Self.document()
+        #expect(document.all.map(\.name) == ["base", "same", "fast", "never", "greedy"])
+        func settings(_ variant: Int) -> ConfiguredProvider.Settings? {
+            if case .configured(let settings) = document.variants[variant].setup.devices[0].widgets[0].provider { return settings }
+            return nil
+        }
+        #expect(settings(1)?.policy == .after(interval: 900))
+        #expect(settings(2)?.policy == .never)
+        #expect(document.variants[2].setup.devices[0].widgets[0].truth.reaction == .push)
+        #expect(document.variants[2].setup.devices[0].widgets[0].truth.periodic?.period == 1_800)
+        #expect(document.variants[3].setup.scheduler.dailyBudgetMax == 10)
+        #expect(document.base.scheduler.dailyBudgetMax == 70)
+    }
+
+    @Test func anErrorInAVariantNamesTheVariant() {
+        let broken = Self.scenario.replacingOccurrences(of: #""after": "15m""#, with: #""after": "soon""#)
+        do {
+            _ = try ScenarioLoader.decodeDocument(broken, file: "cmp.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("in variant 'fast': cmp.json:"))
+            #expect(error.description.contains(#""soon" is not a duration"#))
+        }
+    }
+
+    /// Common random numbers: replication r of every variant uses the same
+    /// seed, so a variant identical to the base measures exactly the same.
+    @Test func replicationsUseTheSameSeedsForEveryVariant() throws {
+        let comparison = try Self.run(runs: 3)
+        let rows = comparison.rows(for: .rollingWindow)
+        #expect(rows[0].replications == rows[1].replications)
+        #expect(rows[0].replications[0] != rows[0].replications[1])
+        #expect(comparison.seeds[0] == 5)
+        #expect(Comparison.seed(replication: 1, of: 5) != Comparison.seed(replication: 2, of: 5))
+    }
+
+    @Test func resultsDoNotDependOnTheNumberOfThreads() throws {
+        let one = try Self.run(runs: 4, threads: 1)
+        let two = try Self.run(runs: 4, threads: 2)
+        #expect(ComparisonReport(one).files() == ComparisonReport(two).files())
+    }
+
+    @Test func variantsOverBudgetRankAfterThoseWithinIt() throws {
+        let comparison = try Self.run(runs: 2)
+        let ranking = comparison.ranking(for: .rollingWindow)
+        let greedy = ranking.first { $0.variant == "greedy" }!
+        #expect(!greedy.withinBudget)
+        #expect(ranking.last?.variant == "greedy")
+        #expect(comparison.best(for: .rollingWindow)?.withinBudget == true)
+        let means = ranking.filter(\.withinBudget).map(\.meanStaleness.mean)
+        #expect(means == means.sorted())
+    }
+
+    @Test func theBudgetModelSweepRunsEveryModel() throws {
+        let comparison = try Self.run(runs: 2, models: [.rollingWindow, .unlimited])
+        #expect(comparison.rows.count == 10)
+        // With no limit, the greedy variant is no longer over budget.
+        #expect(comparison.rows(for: .unlimited).allSatisfy { $0.withinBudget })
+        let markdown = ComparisonReport(comparison).markdown()
+        #expect(markdown.contains("## Does the ranking hold under other budget models?"))
+        #expect(markdown.contains("| variant | rollingWindow | unlimited |"))
+    }
+
+    @Test func theReportStatesTheVerdictAndWritesItsFiles() throws {
+        let files = ComparisonReport(try Self.run(runs: 3)).files()
+        #expect(files.map(\.name) == ["comparison.csv", "comparison.md", "comparison.svg"])
+        let csv = files[0].contents.split(separator: "\n")
+        #expect(csv[0] == Substring(ComparisonReport.csvHeader.joined(separator: ",")))
+        #expect(csv.count == 1 + 5)
+        #expect(files[1].contents.contains("**Best on staleness within the budget (rollingWindow): `"))
+        #expect(files[1].contents.contains("paired 95 % CI"))
+    }
+}

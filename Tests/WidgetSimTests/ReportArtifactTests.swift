@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// Charts and the trace: well-formed, labelled, deterministic.
+@Suite("Report artifacts")
+struct ReportArtifactTests {
+    static func weather() throws -> (SimulationSetup, ReportCollector) {
+        var setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
+        setup.days = 2
+        return (setup, Simulation.run(setup))
+    }
+
+    @Test func chartsAreLabelledSVGWithALegend() throws {
+        let (setup, run) = try Self.weather()
+        let files = ReportWriter(setup: setup, collector: run).files()
+        let timeline = try #require(files.first { $0.name == "timeline-phone-forecast.svg" })
+        #expect(timeline.contents.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(timeline.contents.hasSuffix("</svg>\n"))
+        for label in ["budgeted reload", "free reload", "withheld request", "stale view", "local time of day", "limit"] {
+            #expect(timeline.contents.contains(">\(label)</text>"), "missing \(label)")
+        }
+        let staleness = try #require(files.first { $0.name == "staleness.svg" })
+        #expect(staleness.contents.contains(">share of views</text>"))
+        #expect(files.first { $0.name == "summary.md" }!.contents.contains("![Reloads, views and budget of forecast](timeline-phone-forecast.svg)"))
+        // The same run draws the same bytes.
+        #expect(ReportWriter(setup: setup, collector: run).files() == files)
+    }
+
+    @Test func textInChartsIsEscaped() {
+        #expect(SVGCanvas.escaped("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;")
+    }
+
+    @Test func theTraceIsChromeTraceJSONWithOneTrackPerWidget() throws {
+        let (setup, run) = try Self.weather()
+        let trace = try #require(ReportWriter(setup: setup, collector: run).files(trace: true).first { $0.name == "trace.json" })
+        let json = try JSONSerialization.jsonObject(with: Data(trace.contents.utf8)) as! [String: Any]
+        let events = json["traceEvents"] as! [[String: Any]]
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        #expect(slices.count == run.reloads.count)
+        #expect(events.filter { $0["ph"] as? String == "i" }.count == run.views.count + run.withheld.count)
+        let threads = events.filter { $0["name"] as? String == "thread_name" }
+        #expect(threads.count == 1)
+        #expect((threads[0]["args"] as! [String: Any])["name"] as? String == "forecast (com.example.weather.forecast)")
+        #expect(slices.allSatisfy { ($0["ts"] as! Int) >= 0 && ($0["dur"] as! Int) > 0 })
+    }
+}
