@@ -1,6 +1,9 @@
 # widgetsim — see README.md.
 #   make simulate SCENARIO=weather [SEED=n] [DAYS=n]   run a scenario, write Reports/<scenario>/
 #   make compare SCENARIO=weather [RUNS=n]            rank the scenario's variants, write Reports/<scenario>/comparison.*
+#   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
+#   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
+#   make bench                                        measure speed and memory (not part of make test)
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 SWIFT ?= swift
@@ -8,12 +11,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare golden clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench clean help
 
 all: build
 
 help:
-	@sed -n '2,6p' Makefile
+	@sed -n '2,9p' Makefile
 
 build:
 	$(SWIFT) build
@@ -30,6 +33,23 @@ simulate: release
 
 compare: release
 	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+
+fleet: release
+	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(SCENARIO) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+
+# The sharded run as a batch engine would do it, with local processes: each
+# shard writes a partial result, then `merge` writes the report.
+SHARDS ?= 4
+fleet-sharded: release
+	rm -rf .shards/$(SCENARIO) && mkdir -p .shards/$(SCENARIO)
+	seq 1 $(SHARDS) | xargs -P $(SHARDS) -I{} $(RELEASE_BIN) fleet $(SCENARIO) --threads 1 -q \
+		--shard {}/$(SHARDS) --partial .shards/$(SCENARIO)/part-{}.txt $(if $(DEVICES),--devices $(DEVICES))
+	$(RELEASE_BIN) merge .shards/$(SCENARIO)/part-*.txt --out Reports/$(SCENARIO)
+
+# Speed and memory; never part of `make test` (these machines are shared and noisy).
+bench:
+	$(SWIFT) build -c release --product widgetsim-bench
+	.build/release/widgetsim-bench $(BENCH_ARGS)
 
 # Recording fails on purpose (so it never passes unnoticed); the second run verifies.
 golden: build

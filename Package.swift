@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "WidgetSim", targets: ["WidgetSim"]),
         .executable(name: "widgetsim", targets: ["widgetsim"]),
+        .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
     ],
     targets: [
         // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
@@ -24,6 +25,8 @@ let package = Package(
         // The command-line front end: argument parsing, printing, exit codes.
         .target(name: "WidgetSimCLI", dependencies: ["WidgetSim"]),
         .executableTarget(name: "widgetsim", dependencies: ["WidgetSimCLI"]),
+        // `make bench`: speed and memory, measured in child processes; never run by `make test`.
+        .executableTarget(name: "WidgetSimBench", dependencies: ["WidgetSim"]),
         .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -90,6 +90,13 @@ struct ScenarioReference {
         }
     }
 
+    /// Fleet scenarios run with `widgetsim fleet`.
+    func requireDeviceList(_ setup: SimulationSetup) throws(CommandError) {
+        guard setup.fleet == nil else {
+            throw CommandError("\(path) describes a fleet; run 'widgetsim fleet \(argument)'", code: .usage)
+        }
+    }
+
     static func exitCode(for error: ScenarioError) -> ExitCode {
         switch error {
         case .fileNotFound, .unreadable: return .noInput

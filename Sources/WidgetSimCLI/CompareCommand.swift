@@ -64,6 +64,7 @@ struct CompareCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         var document = try scenario.loadDocument()
+        try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
         var options = Comparison.Options()

@@ -18,18 +18,18 @@ final class ProgressLine: @unchecked Sendable {
         self.started = clock.now
     }
 
-    func update(done: Int, total: Int) {
+    func update(done: Int, total: Int, unit: String = "runs") {
         lock.lock()
         defer { lock.unlock() }
         guard clock.now - started > .seconds(1) else { return }
         if isTerminal {
-            write("\r\(label): \(done)/\(total) runs")
+            write("\r\(label): \(done)/\(total) \(unit)")
             shown = true
         } else {
             let quarter = total == 0 ? 4 : done * 4 / total
             if quarter > lastQuarter {
                 lastQuarter = quarter
-                write("\(label): \(done)/\(total) runs\n")
+                write("\(label): \(done)/\(total) \(unit)\n")
             }
         }
     }

@@ -45,6 +45,7 @@ struct SimulateCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         var setup = try scenario.load()
+        try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
         let collector = Simulation.run(setup)

@@ -105,7 +105,7 @@ struct CommandLineTests {
     @Test func listShowsEachScenarioWithItsQuestion() throws {
         let result = try Self.widgetsim(["list"])
         #expect(result.status == 0)
-        for name in ["weather", "stocks", "game", "news", "calendar", "screentime", "location-weather", "todo", "home-screen", "developer-mode"] {
+        for name in ["weather", "stocks", "game", "news", "calendar", "screentime", "location-weather", "todo", "home-screen", "developer-mode", "fleet-weather"] {
             #expect(result.output.contains("\n\(name) ") || result.output.hasPrefix("\(name) "), "\(name)")
         }
     }
@@ -116,6 +116,48 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["simulate", "weather", "--days", "1", "--trace", "--out", out.path])
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("trace.json").path))
+    }
+
+    /// Shards run as parallel processes and merged give the unsharded report, byte for byte.
+    @Test func shardsRunInParallelProcessesMergeIntoTheUnshardedReport() throws {
+        let directory = Paths.temporaryDirectory("shards")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let common = ["fleet", "fleet-weather", "--devices", "90", "--days", "1", "--threads", "1", "-q"]
+        let whole = try Self.widgetsim(common + ["--out", directory.appendingPathComponent("whole").path])
+        #expect(whole.status == 0, "\(whole.errors)")
+        // Three shards at once, as a batch engine would run them.
+        let processes = try (1...3).map { shard -> Process in
+            let process = Process()
+            process.executableURL = Paths.binary
+            process.currentDirectoryURL = Paths.packageRoot
+            process.arguments = common + ["--shard", "\(shard)/3", "--partial", directory.appendingPathComponent("part-\(shard).txt").path]
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let merged = try Self.widgetsim(["merge", "-q", "--out", directory.appendingPathComponent("merged").path]
+            + (1...3).map { directory.appendingPathComponent("part-\($0).txt").path })
+        #expect(merged.status == 0, "\(merged.errors)")
+        for file in ["fleet.md", "fleet.csv", "server_load.csv", "reloads_per_device_day.csv", "load.svg", "load-peak.svg"] {
+            let a = try Data(contentsOf: directory.appendingPathComponent("whole/\(file)"))
+            let b = try Data(contentsOf: directory.appendingPathComponent("merged/\(file)"))
+            #expect(a == b, "\(file)")
+        }
+        let missing = try Self.widgetsim(["merge", directory.appendingPathComponent("part-1.txt").path, "--out", directory.path])
+        #expect(missing.status == 65)
+        #expect(missing.errors.contains("missing shards: 2/3, 3/3"))
+    }
+
+    @Test func aShardWithoutAPartialFileIsAUsageError() throws {
+        let result = try Self.widgetsim(["fleet", "fleet-weather", "--shard", "1/2"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("'--shard' needs '--partial <file>'"))
+        let simulate = try Self.widgetsim(["simulate", "fleet-weather"])
+        #expect(simulate.status == 64)
+        #expect(simulate.errors.contains("describes a fleet; run 'widgetsim fleet fleet-weather'"))
     }
 
     @Test func helpDescribesEachCommandAndExits0() throws {

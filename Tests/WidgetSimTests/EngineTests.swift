@@ -175,3 +175,39 @@ struct EngineTests {
         #expect(CivilCalendar.formatOffset(-(5 * Seconds.hour + 30 * Seconds.minute)) == "-05:30")
     }
 }
+
+/// The ziggurat's exponential draws have the exponential distribution.
+@Suite("Exponential ziggurat")
+struct ZigguratTests {
+    @Test func layerEdgesDescendFromTheTailToZero() {
+        let x = ExponentialZiggurat.tables.x
+        #expect(x[1] == ExponentialZiggurat.tailStart)
+        #expect(x[256] == 0)
+        #expect(zip(x, x.dropFirst()).allSatisfy { $0 > $1 })
+        // Every layer has the same area: x[i] · (f[i+1] − f[i]) = v.
+        let f = ExponentialZiggurat.tables.f
+        for i in 1..<255 {
+            #expect(abs(x[i] * (f[i + 1] - f[i]) - ExponentialZiggurat.layerArea) < 1e-12)
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func drawsFollowTheExponentialDistribution(seed: UInt64) {
+        var random = RandomStream(seed: seed)
+        let n = 400_000
+        var below = [0, 0, 0, 0]  // counts below 0.1, 1, 3 and 8 (the tail starts at 7.7)
+        var sum = 0.0
+        for _ in 0..<n {
+            let value = random.nextExponential(mean: 1)
+            #expect(value >= 0)
+            sum += value
+            for (index, edge) in [0.1, 1, 3, 8].enumerated() where value < edge { below[index] += 1 }
+        }
+        #expect(abs(sum / Double(n) - 1) < 0.01, "seed \(seed)")
+        // P(X < t) = 1 − e^−t: 0.09516, 0.63212, 0.95021, 0.99966.
+        for (index, expected) in [0.095_163, 0.632_121, 0.950_213, 0.999_665].enumerated() {
+            let observed = Double(below[index]) / Double(n)
+            #expect(abs(observed - expected) < 4 * (expected * (1 - expected) / Double(n)).squareRoot() + 1e-4, "seed \(seed), edge \(index)")
+        }
+    }
+}

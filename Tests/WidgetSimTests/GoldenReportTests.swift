@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetSim
 
 /// Regression tests on budget accounting: every shipped scenario's reports,
-/// as `make simulate` and `make compare` write them, are committed under
+/// as `make simulate`, `make compare` and `make fleet` write them, are committed under
 /// `Reports/<scenario>/`. This test recomputes them and fails on any
 /// difference, naming the first differing rows.
 ///
@@ -18,9 +18,13 @@ struct GoldenReportTests {
         ScenarioLoader.scenarioNames(in: Paths.packageRoot.appendingPathComponent("Scenarios").path)
     }
 
-    /// The files `make simulate` and `make compare` write for a scenario.
+    /// The files `make simulate` and `make compare` (or, for a fleet,
+    /// `widgetsim fleet`) write for a scenario.
     static func expectedFiles(_ name: String) throws -> [ReportFile] {
         let document = try ScenarioLoader.loadDocument(path: Paths.scenario(name))
+        if document.base.fleet != nil {
+            return FleetReport(FleetResult.run(document, fingerprint: document.fingerprint, options: FleetRun.Options())).files()
+        }
         let simulated = ReportWriter(setup: document.base, collector: Simulation.run(document.base)).files()
         var options = Comparison.Options()
         options.runs = comparisonRuns

@@ -30,59 +30,64 @@ public struct UserProfile: Equatable, Sendable {
 public struct DayPlan: Equatable, Sendable {
     public var wake: SimTime
     public var sleep: SimTime
+    /// ∫ activity dt over `[wake, sleep)`, computed once so that each arrival
+    /// does not integrate the day again.
+    public var awakeWeight: Double
 
     /// Draws day `day`'s plan from the profile.
     static func draw(day: Int, profile: UserProfile, calendar: CivilCalendar, random: inout RandomStream) -> DayPlan {
         let midnight = calendar.startOfDay(day)
         let jitter = profile.dayJitter
         let wake = midnight + profile.wakeSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
-        let sleep = midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
-        return DayPlan(wake: wake, sleep: max(wake, sleep))
+        let sleep = max(wake, midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0))
+        let weight = ArrivalProcess.weightedLength(from: wake, to: sleep, shape: profile.hourlyActivity, calendar: calendar)
+        return DayPlan(wake: wake, sleep: sleep, awakeWeight: weight)
     }
 }
 
 /// Arrivals of a Poisson process whose rate follows an hourly shape.
 ///
-/// Promised: over an interval `[start, end)`, the expected number of arrivals
-/// is `perDay × (end − start) / 1 day` when the shape is flat, and the
-/// arrivals are spread in proportion to the shape otherwise, normalised so
-/// that the expected count over `[start, end)` is `expected`.
-struct ArrivalProcess {
-    /// The first arrival strictly after `after` and before `end`, for a process
-    /// expecting `expected` arrivals over `[start, end)` shaped by `shape`
-    /// (24 hourly weights, or nil for flat). Consumes one exponential draw per call.
+/// Promised: over an interval `[start, end)` whose shaped length is `totalWeight`
+/// (see `weightedLength`), the expected number of arrivals is `expected`,
+/// spread in proportion to the shape (uniformly when the shape is nil).
+enum ArrivalProcess {
+    /// The first arrival strictly after `after` and before `end`. Consumes
+    /// one exponential draw per call.
     static func nextArrival(
         after: SimTime,
         start: SimTime,
         end: SimTime,
         expected: Double,
+        totalWeight: Double,
         shape: [Double]?,
         calendar: CivilCalendar,
         random: inout RandomStream
     ) -> SimTime? {
-        guard expected > 0, end > start else { return nil }
-        let total = weightedLength(from: start, to: end, shape: shape, calendar: calendar)
-        guard total > 0 else { return nil }
-        let perUnitWeight = expected / total
+        guard expected > 0, end > start, totalWeight > 0 else { return nil }
+        let perUnitWeight = expected / totalWeight
         var remaining = random.nextExponential(mean: 1)
         var cursor = max(after, start)
+        guard let shape else {
+            let arrival = cursor + Int(remaining / perUnitWeight)
+            return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
+        }
+        // Local seconds since midnight at `cursor`, advanced by hand rather
+        // than through the calendar at every hour.
+        var secondOfDay = calendar.secondOfDay(cursor)
         while cursor < end {
-            let hourEnd = min(end, cursor - calendar.secondOfDay(cursor) % Seconds.hour + Seconds.hour)
-            let rate = perUnitWeight * weight(at: cursor, shape: shape, calendar: calendar)
+            let hour = secondOfDay / Seconds.hour
+            let hourEnd = min(end, cursor + Seconds.hour - secondOfDay % Seconds.hour)
+            let rate = perUnitWeight * shape[hour]
             let segment = Double(hourEnd - cursor)
             if rate * segment >= remaining {
                 let arrival = cursor + Int(remaining / rate)
                 return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
             }
             remaining -= rate * segment
+            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
             cursor = hourEnd
         }
         return nil
-    }
-
-    static func weight(at t: SimTime, shape: [Double]?, calendar: CivilCalendar) -> Double {
-        guard let shape else { return 1 }
-        return shape[calendar.hour(t)]
     }
 
     /// ∫ weight dt over `[start, end)`, in weight-seconds.

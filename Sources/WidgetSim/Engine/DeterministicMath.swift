@@ -12,39 +12,85 @@ public enum DeterministicMath {
     /// The natural logarithm of a positive finite `x`.
     public static func log(_ x: Double) -> Double {
         precondition(x > 0 && x.isFinite, "DeterministicMath.log needs a positive finite argument")
-        // x = m * 2^e with m in [sqrt(1/2), sqrt(2)), then log(m) = 2 atanh(s).
-        var exponent = Int(x.exponent)
-        var mantissa = x.significand  // in [1, 2)
+        // x = m · 2^e with m in [sqrt(1/2), sqrt(2)), read from the bit pattern
+        // (subnormals are first scaled into the normal range).
+        var bits = x.bitPattern
+        var exponent = -1023
+        if bits >> 52 == 0 {
+            bits = (x * 0x1p54).bitPattern
+            exponent -= 54
+        }
+        exponent += Int(bits >> 52)
+        var mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)  // in [1, 2)
         if mantissa > 1.414_213_562_373_095_048_8 {
             mantissa *= 0.5
             exponent += 1
         }
-        let s = (mantissa - 1) / (mantissa + 1)  // |s| < 0.1716
-        let s2 = s * s
-        // atanh series; 0.1716^2 = 0.0295 so 13 terms reach below 1e-19.
-        var term = s
-        var sum = 0.0
-        var k = 1.0
-        for _ in 0..<13 {
-            sum += term / k
-            term *= s2
-            k += 2
-        }
-        return 2 * sum + Double(exponent) * ln2
+        // log(m) = 2 atanh(s) = 2 s (1 + s²/3 + s⁴/5 + ...) with |s| < 0.1716, so
+        // s² < 0.0295 and 13 terms reach below 1e-19. Horner with literal
+        // coefficients: no division but one, no table lookups.
+        let s = (mantissa - 1) / (mantissa + 1)
+        let z = s * s
+        var p = 1.0 / 25.0
+        p = p * z + 1.0 / 23.0
+        p = p * z + 1.0 / 21.0
+        p = p * z + 1.0 / 19.0
+        p = p * z + 1.0 / 17.0
+        p = p * z + 1.0 / 15.0
+        p = p * z + 1.0 / 13.0
+        p = p * z + 1.0 / 11.0
+        p = p * z + 1.0 / 9.0
+        p = p * z + 1.0 / 7.0
+        p = p * z + 1.0 / 5.0
+        p = p * z + 1.0 / 3.0
+        p = p * z + 1.0
+        return 2 * s * p + Double(exponent) * ln2
+    }
+
+    /// 2^(j/64) for j = 0...63, built once from the series below.
+    static let exp2Table: [Double] = (0..<64).map { j in seriesExp(Double(j) / 64 * ln2) }
+
+    /// e^r by its Taylor series to r^17/17!, below 1e-19 for |r| < 0.35.
+    static func seriesExp(_ r: Double) -> Double {
+        var p = 1.0 / 355_687_428_096_000.0   // 1/17!
+        p = p * r + 1.0 / 20_922_789_888_000.0  // 1/16!
+        p = p * r + 1.0 / 1_307_674_368_000.0
+        p = p * r + 1.0 / 87_178_291_200.0
+        p = p * r + 1.0 / 6_227_020_800.0
+        p = p * r + 1.0 / 479_001_600.0
+        p = p * r + 1.0 / 39_916_800.0
+        p = p * r + 1.0 / 3_628_800.0
+        p = p * r + 1.0 / 362_880.0
+        p = p * r + 1.0 / 40_320.0
+        p = p * r + 1.0 / 5_040.0
+        p = p * r + 1.0 / 720.0
+        p = p * r + 1.0 / 120.0
+        p = p * r + 1.0 / 24.0
+        p = p * r + 1.0 / 6.0
+        p = p * r + 0.5
+        p = p * r + 1.0
+        p = p * r + 1.0
+        return p
     }
 
     /// e raised to `x`, for `x` in a range whose result is finite and normal.
     public static func exp(_ x: Double) -> Double {
         precondition(x.isFinite && x < 709 && x > -708, "DeterministicMath.exp argument out of range")
-        // x = k ln2 + r with |r| <= ln2/2, then exp(x) = 2^k exp(r).
-        let k = (x / ln2).rounded(.toNearestOrEven)
-        let r = x - k * ln2
-        var term = 1.0
-        var sum = 1.0
-        for n in 1...20 {
-            term *= r / Double(n)
-            sum += term
-        }
-        return Double(sign: .plus, exponent: Int(k), significand: sum)
+        // x = (64k + j) ln2/64 + r with |r| <= ln2/128 < 0.0055, then
+        // exp(x) = 2^k · 2^(j/64) · e^r; the series to r^7/7! is below 1e-19.
+        let n = (x * (64 / ln2)).rounded(.toNearestOrEven)
+        let r = x - n * (ln2 / 64)
+        let index = Int(n)
+        let j = ((index % 64) + 64) % 64
+        let k = (index - j) / 64
+        var p = 1.0 / 5_040.0
+        p = p * r + 1.0 / 720.0
+        p = p * r + 1.0 / 120.0
+        p = p * r + 1.0 / 24.0
+        p = p * r + 1.0 / 6.0
+        p = p * r + 0.5
+        p = p * r + 1.0
+        p = p * r + 1.0
+        return Double(sign: .plus, exponent: k, significand: exp2Table[j] * p)
     }
 }

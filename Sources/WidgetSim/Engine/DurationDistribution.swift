@@ -22,21 +22,7 @@ public enum DurationDistribution: Equatable, Sendable {
 
     /// Draws one duration.
     public func draw(using random: inout RandomStream) -> Int {
-        let seconds: Double
-        switch self {
-        case .fixed(let value):
-            return value
-        case .uniform(let low, let high):
-            return random.nextInt(in: low...high)
-        case .exponential(let mean):
-            seconds = random.nextExponential(mean: mean)
-        case .logNormal(let median, let p95):
-            guard median > 0 else { return 0 }
-            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
-            let exponent = DeterministicMath.log(median) + sigma * random.nextStandardNormal()
-            seconds = exponent > 30 ? Double(DurationDistribution.maximumSeconds) : DeterministicMath.exp(exponent)
-        }
-        return Int(min(seconds, Double(DurationDistribution.maximumSeconds)).rounded())
+        DurationSampler(self).draw(using: &random)
     }
 
     /// The distribution's mean in seconds, for reports.
@@ -50,5 +36,52 @@ public enum DurationDistribution: Equatable, Sendable {
             let sigma = DeterministicMath.log(p95 / median) / DurationDistribution.z95
             return median * DeterministicMath.exp(sigma * sigma / 2)
         }
+    }
+}
+
+/// A `DurationDistribution` with its parameters worked out once (a log-normal's
+/// log-median and sigma), for distributions drawn on every event.
+///
+/// Promised: draws exactly what `DurationDistribution.draw` draws from the same stream.
+public struct DurationSampler: Sendable {
+    enum Kind: Sendable {
+        case fixed(Int)
+        case uniform(ClosedRange<Int>)
+        case exponential(mean: Double)
+        case logNormal(mu: Double, sigma: Double)
+        case zero
+    }
+
+    let kind: Kind
+
+    public init(_ distribution: DurationDistribution) {
+        switch distribution {
+        case .fixed(let value): kind = .fixed(value)
+        case .uniform(let low, let high): kind = .uniform(low...high)
+        case .exponential(let mean): kind = .exponential(mean: mean)
+        case .logNormal(let median, let p95):
+            guard median > 0 else {
+                kind = .zero
+                return
+            }
+            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            kind = .logNormal(mu: DeterministicMath.log(median), sigma: sigma)
+        }
+    }
+
+    /// Draws one duration in whole seconds, clamped to `0...DurationDistribution.maximumSeconds`.
+    public func draw(using random: inout RandomStream) -> Int {
+        let seconds: Double
+        switch kind {
+        case .zero: return 0
+        case .fixed(let value): return value
+        case .uniform(let range): return random.nextInt(in: range)
+        case .exponential(let mean):
+            seconds = random.nextExponential(mean: mean)
+        case .logNormal(let mu, let sigma):
+            let exponent = mu + sigma * random.nextStandardNormal()
+            seconds = exponent > 30 ? Double(DurationDistribution.maximumSeconds) : DeterministicMath.exp(exponent)
+        }
+        return Int(min(seconds, Double(DurationDistribution.maximumSeconds)).rounded())
     }
 }

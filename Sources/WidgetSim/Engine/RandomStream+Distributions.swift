@@ -1,20 +1,12 @@
 extension RandomStream {
-    /// An exponential draw with the given mean, by inversion.
+    /// An exponential draw with the given mean (ziggurat: no logarithm in
+    /// almost every draw, which matters because every Poisson arrival takes one).
     public mutating func nextExponential(mean: Double) -> Double {
-        // 1 - u lies in (0, 1], so the logarithm is finite.
-        -mean * DeterministicMath.log(1 - nextUnit())
+        mean * ExponentialZiggurat.draw(using: &self)
     }
 
-    /// A standard normal draw by Marsaglia's polar method (only log and sqrt,
-    /// both exact or deterministic here).
+    /// A standard normal draw (ziggurat).
     public mutating func nextStandardNormal() -> Double {
-        while true {
-            let u = 2 * nextUnit() - 1
-            let v = 2 * nextUnit() - 1
-            let s = u * u + v * v
-            if s > 0 && s < 1 {
-                return u * (-2 * DeterministicMath.log(s) / s).squareRoot()
-            }
-        }
+        NormalZiggurat.draw(using: &self)
     }
 }

@@ -39,8 +39,13 @@ public struct StreamSeed: Hashable, Sendable {
     }
 
     static func fnv1a(_ text: String) -> UInt64 {
+        fnv1a(text.utf8)
+    }
+
+    /// FNV-1a, 64 bits, over bytes.
+    static func fnv1a<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

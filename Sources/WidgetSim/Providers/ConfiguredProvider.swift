@@ -79,26 +79,34 @@ public struct ConfiguredProvider: TimelineProvider {
     }
 
     public mutating func timeline(in context: inout TimelineProviderContext) -> Timeline<ConfiguredEntry> {
+        var entries: [ScheduledEntry] = []
+        let policy = timeline(in: &context, into: &entries)
+        return Timeline(
+            entries: entries.map { ConfiguredEntry(date: $0.date, dataFetchedAt: $0.dataFetchedAt, isForecast: $0.isForecast) },
+            policy: policy)
+    }
+
+    /// The same timeline, written into a reusable buffer (the simulator's fast path).
+    mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
+        entries.removeAll(keepingCapacity: true)
         let result = context.fetch()
         let now = context.now
         guard case .success(let dataAsOf) = result else {
-            let cached = ConfiguredEntry(date: now, dataFetchedAt: lastGoodFetch ?? 0, isForecast: false)
-            return Timeline(entries: [cached], policy: .after(now + settings.retryAfterFailure))
+            entries.append(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch ?? 0, isForecast: false))
+            return .after(now + settings.retryAfterFailure)
         }
         lastGoodFetch = dataAsOf
         if settings.backgroundSessionProbability > 0,
            context.randomUnit() < settings.backgroundSessionProbability {
             context.startBackgroundSession(completingAfter: settings.backgroundSessionDuration)
         }
-        var entries: [ConfiguredEntry] = []
-        entries.reserveCapacity(settings.entryCount)
-        entries.append(ConfiguredEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
+        entries.append(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
         var date = now
         for _ in 1..<max(1, settings.entryCount) {
             date = nextEntryDate(after: date, calendar: context.calendar)
-            entries.append(ConfiguredEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts))
+            entries.append(ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts))
         }
-        return Timeline(entries: entries, policy: reloadPolicy(now: now, context: &context))
+        return reloadPolicy(now: now, context: &context)
     }
 
     func nextEntryDate(after date: SimTime, calendar: CivilCalendar) -> SimTime {

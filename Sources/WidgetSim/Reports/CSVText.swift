@@ -18,7 +18,8 @@ struct CSVText {
 
     /// The field, quoted only if it holds a comma, quote or line break.
     static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        // Checked on bytes: comparing Characters is needlessly slow here.
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -14,7 +14,7 @@ public enum ScenarioLimits {
 }
 
 struct ScenarioDecoder {
-    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "devices", "baseName", "variants"]
+    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "devices", "fleet", "baseName", "variants"]
     static let schedulerFields = [
         "budgetModel", "dailyBudget", "frequentViewsPerDay", "minimumDailyBudget", "learningDays", "learningMultiplier",
         "minimumSpacing", "tokenBucketBurst", "coalescingWindow", "schedulingDelay", "maximumSchedulingDelay", "deferWhenUnseenFor",
@@ -22,6 +22,7 @@ struct ScenarioDecoder {
         "interactionReloadDelay", "systemReloadDelay",
     ]
     static let deviceFields = ["id", "model", "utcOffset", "user", "pages", "apps", "widgets", "script"]
+    static let fleetFields = ["devices", "device", "utcOffsets", "wake", "sleep", "viewsScale", "sessionsScale", "widgetSets", "addedWithin", "warmUpDays"]
     static let userFields = ["wake", "sleep", "dayJitter", "hourlyActivity", "locationChangesPerDay", "systemChangesPerDay"]
     static let pageFields = ["name", "viewsPerDay"]
     static let appFields = [
@@ -63,6 +64,14 @@ struct ScenarioDecoder {
         let offset = try top.optional("utcOffset").map { value throws(ScenarioError) in try decodeOffset(value) } ?? 0
         let scheduler = try top.optional("scheduler").map { value throws(ScenarioError) in try decodeScheduler(value) }
             ?? SchedulerParameters()
+        if let fleetValue = top.optional("fleet") {
+            if let devices = top.optional("devices") {
+                throw devices.invalid("a scenario has either \"devices\" or \"fleet\"", allowed: "one of the two")
+            }
+            return SimulationSetup(
+                name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: offset,
+                scheduler: scheduler, devices: [], fleet: try decodeFleet(fleetValue, days: days))
+        }
         let deviceList = try top.required("devices").array()
         guard !deviceList.isEmpty else {
             throw try top.required("devices").invalid("the list is empty", allowed: "at least one device")
@@ -221,12 +230,88 @@ struct ScenarioDecoder {
         }
     }
 
+    // MARK: Fleets
+
+    func decodeFleet(_ value: ValueReader, days: Int) throws(ScenarioError) -> FleetSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.fleetFields)
+        let count = try object.required("devices").int(in: 1...FleetSetup.maximumDevices)
+        let template = try decodeDevice(try object.required("device"), days: days, idRequired: false)
+        var variation = FleetVariation()
+        if let zones = object.optional("utcOffsets") {
+            for zone in try zones.array() {
+                let fields = try zone.object()
+                try fields.rejectUnknownFields(["offset", "weight"])
+                variation.utcOffsets.append((
+                    try decodeOffset(try fields.required("offset")), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
+            }
+        }
+        if let wake = object.optional("wake") { variation.wake = try decodeClockRange(wake) }
+        if let sleep = object.optional("sleep") { variation.sleep = try decodeClockRange(sleep) }
+        if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
+        if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
+        if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day) }
+        if let sets = object.optional("widgetSets") {
+            let ids = template.widgets.map(\.id)
+            for set in try sets.array() {
+                let fields = try set.object()
+                try fields.rejectUnknownFields(["widgets", "weight"])
+                var members: [Int] = []
+                for member in try fields.required("widgets").array() {
+                    let index = try reference(member, to: ids, what: "widget")!
+                    guard !members.contains(index) else {
+                        throw member.invalid("widget listed twice", allowed: "each widget at most once per set")
+                    }
+                    members.append(index)
+                }
+                variation.widgetSets.append((members.sorted(), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
+            }
+        }
+        var fleet = FleetSetup(deviceCount: count, template: template, variation: variation)
+        if let warmUp = object.optional("warmUpDays") { fleet.warmUpDays = try warmUp.int(in: 0...30) }
+        return fleet
+    }
+
+    /// {"from": "HH:MM", "to": "HH:MM"}; "to" before "from" runs past midnight.
+    func decodeClockRange(_ value: ValueReader) throws(ScenarioError) -> ClosedRange<Int> {
+        let object = try value.object()
+        try object.rejectUnknownFields(["from", "to"])
+        let from = try object.required("from").clockTime()
+        var to = try object.required("to").clockTime()
+        if to < from { to += Seconds.day }
+        return from...to
+    }
+
+    /// A number (fixed) or {"distribution": "uniform", "min", "max"} or
+    /// {"distribution": "logNormal", "median", "p95"}.
+    func decodeValueDistribution(_ value: ValueReader) throws(ScenarioError) -> ValueDistribution {
+        if case .number = value.node.value { return .fixed(try value.double(in: 0...1e6)) }
+        let object = try value.object()
+        let kindValue = try object.required("distribution")
+        switch try kindValue.string() {
+        case "uniform":
+            try object.rejectUnknownFields(["distribution", "min", "max"])
+            let low = try object.required("min").double(in: 0...1e6)
+            let high = try object.required("max").double(in: 0...1e6)
+            guard low <= high else { throw value.invalid("min \(low) is above max \(high)", allowed: "min ≤ max") }
+            return .uniform(min: low, max: high)
+        case "logNormal":
+            try object.rejectUnknownFields(["distribution", "median", "p95"])
+            let median = try object.required("median").double(in: 0.000_001...1e6)
+            let p95 = try object.required("p95").double(in: 0.000_001...1e6)
+            guard p95 >= median else { throw value.invalid("p95 \(p95) is below the median \(median)", allowed: "p95 ≥ median") }
+            return .logNormal(median: median, p95: p95)
+        default:
+            throw kindValue.invalid("unknown distribution \"\(try kindValue.string())\"", allowed: "a number, \"uniform\" (min, max), \"logNormal\" (median, p95)")
+        }
+    }
+
     // MARK: Devices
 
-    func decodeDevice(_ value: ValueReader, days: Int) throws(ScenarioError) -> DeviceSetup {
+    func decodeDevice(_ value: ValueReader, days: Int, idRequired: Bool = true) throws(ScenarioError) -> DeviceSetup {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.deviceFields)
-        let id = try object.required("id").identifier()
+        let id = idRequired ? try object.required("id").identifier() : try object.optional("id")?.identifier() ?? "template"
         var isPad = false
         if let model = object.optional("model") {
             switch try model.string() {

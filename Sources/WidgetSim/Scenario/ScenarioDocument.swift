@@ -4,6 +4,8 @@ public struct ScenarioDocument: Sendable {
     /// What comparisons call the scenario as written ("base" unless the file names it).
     public var baseName = "base"
     public var variants: [Variant]
+    /// A hash of the scenario file's bytes (FNV-1a), naming exactly this content.
+    public var fingerprint: UInt64 = 0
 
     /// One alternative to compare against the base: the base with some
     /// provider, truth, user or scheduler settings changed.
@@ -52,7 +54,8 @@ struct VariantApplier {
                 throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
             }
             let description = try object.optional("description")?.string() ?? ""
-            let patched = try apply(object, to: root, widgetIDs: base.devices.flatMap { $0.widgets.map(\.id) })
+            let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
+            let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
             do {
                 let setup = try ScenarioDecoder(file: file).decode(patched)
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup))
@@ -90,6 +93,12 @@ struct VariantApplier {
                 devices[deviceIndex] = patchDevice(devices[deviceIndex], variant: variant, only: only)
             }
             members[index].value.value = .array(devices)
+        }
+        // A fleet's variants patch its device template.
+        if let index = members.firstIndex(where: { $0.key == "fleet" }), case .object(var fleet) = members[index].value.value,
+           let templateIndex = fleet.firstIndex(where: { $0.key == "device" }) {
+            fleet[templateIndex].value = patchDevice(fleet[templateIndex].value, variant: variant, only: only)
+            members[index].value.value = .object(fleet)
         }
         return JSONNode(value: .object(members), position: root.position)
     }

@@ -37,7 +37,9 @@ public enum ScenarioLoader {
         } catch {
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
-        return try VariantApplier(file: file).decodeDocument(root)
+        var document = try VariantApplier(file: file).decodeDocument(root)
+        document.fingerprint = StreamSeed.fnv1a(bytes)
+        return document
     }
 
     static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {

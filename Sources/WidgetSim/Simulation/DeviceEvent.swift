@@ -1,25 +1,26 @@
-/// Everything that can happen on one simulated device. Payloads are small
-/// integers, so queueing an event allocates nothing.
+/// Everything that can happen on one simulated device. Payloads are 32-bit
+/// indices and times (a run is at most 366 days, 31.6 million seconds), so a
+/// queue slot is 24 bytes and queueing an event allocates nothing.
 enum DeviceEvent: Sendable {
-    case widgetAdded(widget: Int)
-    case dayStarted(day: Int)
-    case pageViewed(page: Int, day: Int)
-    case appSessionStarted(app: Int, day: Int)
-    case appSessionEnded(app: Int, day: Int, scheduleNext: Bool)
-    case mediaSessionStarted(app: Int, day: Int)
-    case mediaSessionEnded(app: Int, day: Int, session: Int, scheduleNext: Bool)
-    case mediaReloadTick(app: Int, session: Int)
-    case locationChanged(day: Int)
-    case systemChanged(day: Int)
-    case truthChanged(widget: Int, day: Int)
+    case widgetAdded(widget: Int32)
+    case dayStarted(day: Int32)
+    case pageViewed(page: Int32, day: Int32)
+    case appSessionStarted(app: Int32, day: Int32)
+    case appSessionEnded(app: Int32, day: Int32, scheduleNext: Bool)
+    case mediaSessionStarted(app: Int32, day: Int32)
+    case mediaSessionEnded(app: Int32, day: Int32, session: Int32, scheduleNext: Bool)
+    case mediaReloadTick(app: Int32, session: Int32)
+    case locationChanged(day: Int32)
+    case systemChanged(day: Int32)
+    case truthChanged(widget: Int32, day: Int32)
     /// A notification about a truth change reaches the app (or its widgets).
-    case notificationDelivered(widget: Int, reaction: TruthReaction)
+    case notificationDelivered(widget: Int32, reaction: TruthReaction)
     /// A budgeted request's wait (eligibility, spacing or budget) is over.
-    case requestDue(widget: Int)
+    case requestDue(widget: Int32)
     /// The reload batch planned for this instant runs.
     case batchDue
-    case freeReloadDue(widget: Int, trigger: ReloadTrigger, requestedAt: SimTime)
-    case callCompleted(widget: Int)
-    case backgroundSessionCompleted(widget: Int)
-    case scripted(index: Int)
+    case freeReloadDue(widget: Int32, trigger: ReloadTrigger, requestedAt: Int32)
+    case callCompleted(widget: Int32)
+    case backgroundSessionCompleted(widget: Int32)
+    case scripted(index: Int32)
 }

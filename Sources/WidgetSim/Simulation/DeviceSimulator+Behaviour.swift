@@ -30,49 +30,65 @@ extension DeviceSimulator {
         for widget in widgets.indices where widgets[widget].added {
             reportDayStart(widget, day: day)
         }
-        for page in setup.pages.indices {
+        // Processes that can affect no widget are not simulated at all: a view
+        // of a page without widgets, a session of an app without widgets, or a
+        // location change when no widget follows location changes nothing, and
+        // each process has its own stream, so skipping it moves no other draw.
+        for page in setup.pages.indices where !widgetsOnPage[page].isEmpty {
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
-        for app in setup.apps.indices {
+        for app in setup.apps.indices where !widgetsOfApp[app].isEmpty {
             scheduleNextAppSession(app, day: day, after: max(now, plan.wake) - 1)
             scheduleNextMediaSession(app, day: day, after: max(now, plan.wake) - 1)
         }
-        if let next = awakeArrival(day: day, after: max(now, plan.wake) - 1, perDay: setup.user.locationChangesPerDay, random: &locationRandom) {
-            queue.schedule(.locationChanged(day: day), at: next)
+        if hasLocationWidgets, let next = Self.awakeArrival(
+            plan, after: max(now, plan.wake) - 1, perDay: setup.user.locationChangesPerDay, shape: setup.user.hourlyActivity,
+            calendar: calendar, random: &locationRandom) {
+            queue.schedule(.locationChanged(day: Int32(day)), at: next)
         }
-        if let next = allDayArrival(day: day, after: now - 1, perDay: setup.user.systemChangesPerDay, random: &systemRandom) {
-            queue.schedule(.systemChanged(day: day), at: next)
+        if let next = Self.allDayArrival(
+            day: day, after: now - 1, perDay: setup.user.systemChangesPerDay, calendar: calendar, random: &systemRandom) {
+            queue.schedule(.systemChanged(day: Int32(day)), at: next)
         }
         for widget in widgets.indices {
             scheduleNextTruthChange(widget, day: day, after: now - 1)
         }
         let tomorrow = calendar.startOfDay(day + 1)
         if tomorrow < endTime {
-            queue.schedule(.dayStarted(day: day + 1), at: tomorrow)
+            queue.schedule(.dayStarted(day: Int32(day + 1)), at: tomorrow)
         }
     }
 
-    /// The next arrival within the day's waking hours, shaped by the user's hourly activity.
-    func awakeArrival(day: Int, after: SimTime, perDay: Double, random: inout RandomStream) -> SimTime? {
-        let plan = plan(for: day)
-        return ArrivalProcess.nextArrival(
-            after: after, start: plan.wake, end: plan.sleep, expected: perDay,
-            shape: setup.user.hourlyActivity, calendar: calendar, random: &random)
+    // The two helpers below are static on purpose: called as methods of the
+    // simulator with an `inout` stream that lives in the simulator, they would
+    // make Swift copy the whole simulator to keep the accesses exclusive.
+
+    /// The next arrival within `plan`'s waking hours, shaped by the user's hourly activity.
+    static func awakeArrival(
+        _ plan: DayPlan, after: SimTime, perDay: Double, shape: [Double], calendar: CivilCalendar, random: inout RandomStream
+    ) -> SimTime? {
+        ArrivalProcess.nextArrival(
+            after: after, start: plan.wake, end: plan.sleep, expected: perDay, totalWeight: plan.awakeWeight,
+            shape: shape, calendar: calendar, random: &random)
     }
 
-    /// The next arrival at any hour of the day, evenly spread.
-    func allDayArrival(day: Int, after: SimTime, perDay: Double, random: inout RandomStream) -> SimTime? {
+    /// The next arrival at any hour of local day `day`, evenly spread.
+    static func allDayArrival(
+        day: Int, after: SimTime, perDay: Double, calendar: CivilCalendar, random: inout RandomStream
+    ) -> SimTime? {
         let start = calendar.startOfDay(day)
         return ArrivalProcess.nextArrival(
-            after: after, start: start, end: start + Seconds.day, expected: perDay,
+            after: after, start: start, end: start + Seconds.day, expected: perDay, totalWeight: Double(Seconds.day),
             shape: nil, calendar: calendar, random: &random)
     }
 
     // MARK: Views (F1, F6, F9)
 
     mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
-        if let next = awakeArrival(day: day, after: after, perDay: setup.pages[page].viewsPerDay, random: &pageRandoms[page]) {
-            queue.schedule(.pageViewed(page: page, day: day), at: next)
+        if let next = Self.awakeArrival(
+            plan(for: day), after: after, perDay: setup.pages[page].viewsPerDay, shape: setup.user.hourlyActivity,
+            calendar: calendar, random: &pageRandoms[page]) {
+            queue.schedule(.pageViewed(page: Int32(page), day: Int32(day)), at: next)
         }
     }
 
@@ -141,15 +157,17 @@ extension DeviceSimulator {
     // MARK: App and media sessions (F17)
 
     mutating func scheduleNextAppSession(_ app: Int, day: Int, after: SimTime) {
-        if let next = awakeArrival(day: day, after: after, perDay: setup.apps[app].sessionsPerDay, random: &appSessionRandoms[app]) {
-            queue.schedule(.appSessionStarted(app: app, day: day), at: next)
+        if let next = Self.awakeArrival(
+            plan(for: day), after: after, perDay: setup.apps[app].sessionsPerDay, shape: setup.user.hourlyActivity,
+            calendar: calendar, random: &appSessionRandoms[app]) {
+            queue.schedule(.appSessionStarted(app: Int32(app), day: Int32(day)), at: next)
         }
     }
 
     mutating func startAppSession(_ app: Int, day: Int) {
         let length = max(1, setup.apps[app].sessionLength.draw(using: &appSessionRandoms[app]))
         enterForeground(app)
-        queue.schedule(.appSessionEnded(app: app, day: day, scheduleNext: true), at: now + length)
+        queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(day), scheduleNext: true), at: now + length)
     }
 
     /// The app comes to the foreground and makes its usual WidgetCenter call, free (F17).
@@ -168,8 +186,10 @@ extension DeviceSimulator {
     }
 
     mutating func scheduleNextMediaSession(_ app: Int, day: Int, after: SimTime) {
-        if let next = awakeArrival(day: day, after: after, perDay: setup.apps[app].mediaSessionsPerDay, random: &appMediaRandoms[app]) {
-            queue.schedule(.mediaSessionStarted(app: app, day: day), at: next)
+        if let next = Self.awakeArrival(
+            plan(for: day), after: after, perDay: setup.apps[app].mediaSessionsPerDay, shape: setup.user.hourlyActivity,
+            calendar: calendar, random: &appMediaRandoms[app]) {
+            queue.schedule(.mediaSessionStarted(app: Int32(app), day: Int32(day)), at: next)
         }
     }
 
@@ -184,14 +204,14 @@ extension DeviceSimulator {
         mediaSessionCounter += 1
         appMediaSession[app] = mediaSessionCounter
         applyWidgetCenter(.reloadAllTimelines, from: app)
-        queue.schedule(.mediaReloadTick(app: app, session: mediaSessionCounter), at: now + setup.apps[app].mediaReloadInterval)
-        queue.schedule(.mediaSessionEnded(app: app, day: day, session: mediaSessionCounter, scheduleNext: scheduleNext), at: now + length)
+        queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(mediaSessionCounter)), at: now + setup.apps[app].mediaReloadInterval)
+        queue.schedule(.mediaSessionEnded(app: Int32(app), day: Int32(day), session: Int32(mediaSessionCounter), scheduleNext: scheduleNext), at: now + length)
     }
 
     mutating func mediaReloadTick(_ app: Int, session: Int) {
         guard appMediaSession[app] == session else { return }
         applyWidgetCenter(.reloadAllTimelines, from: app)
-        queue.schedule(.mediaReloadTick(app: app, session: session), at: now + setup.apps[app].mediaReloadInterval)
+        queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(session)), at: now + setup.apps[app].mediaReloadInterval)
     }
 
     mutating func endMediaSession(_ app: Int, day: Int, session: Int, scheduleNext: Bool) {
@@ -203,8 +223,10 @@ extension DeviceSimulator {
 
     mutating func changeLocation(day: Int) {
         applyLocationChange()
-        if let next = awakeArrival(day: day, after: now, perDay: setup.user.locationChangesPerDay, random: &locationRandom) {
-            queue.schedule(.locationChanged(day: day), at: next)
+        if let next = Self.awakeArrival(
+            plan(for: day), after: now, perDay: setup.user.locationChangesPerDay, shape: setup.user.hourlyActivity,
+            calendar: calendar, random: &locationRandom) {
+            queue.schedule(.locationChanged(day: Int32(day)), at: next)
         }
     }
 
@@ -218,8 +240,9 @@ extension DeviceSimulator {
 
     mutating func changeSystemSettings(day: Int) {
         applySystemChange()
-        if let next = allDayArrival(day: day, after: now, perDay: setup.user.systemChangesPerDay, random: &systemRandom) {
-            queue.schedule(.systemChanged(day: day), at: next)
+        if let next = Self.allDayArrival(
+            day: day, after: now, perDay: setup.user.systemChangesPerDay, calendar: calendar, random: &systemRandom) {
+            queue.schedule(.systemChanged(day: Int32(day)), at: next)
         }
     }
 
@@ -235,8 +258,8 @@ extension DeviceSimulator {
 
     mutating func scheduleNextTruthChange(_ widget: Int, day: Int, after: SimTime) {
         let perDay = widgets[widget].setup.truth.randomChangesPerDay
-        if let next = allDayArrival(day: day, after: after, perDay: perDay, random: &widgets[widget].truthRandom) {
-            queue.schedule(.truthChanged(widget: widget, day: day), at: next)
+        if let next = Self.allDayArrival(day: day, after: after, perDay: perDay, calendar: calendar, random: &widgets[widget].truthRandom) {
+            queue.schedule(.truthChanged(widget: Int32(widget), day: Int32(day)), at: next)
         }
     }
 
@@ -252,7 +275,7 @@ extension DeviceSimulator {
         guard reaction != .none else { return }
         // Notifications are delivered opportunistically (F19).
         let delay = parameters.pushDeliveryDelay.draw(using: &widgets[widget].notificationRandom)
-        queue.schedule(.notificationDelivered(widget: widget, reaction: reaction), at: now + delay)
+        queue.schedule(.notificationDelivered(widget: Int32(widget), reaction: reaction), at: now + delay)
     }
 
     mutating func deliverNotification(about widget: Int, reaction: TruthReaction) {
@@ -285,7 +308,7 @@ extension DeviceSimulator {
         case .push(let app): deliverWidgetPush(to: app)
         case .appSession(let app, let length):
             enterForeground(app)
-            queue.schedule(.appSessionEnded(app: app, day: calendar.dayIndex(now), scheduleNext: false), at: now + max(1, length))
+            queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(calendar.dayIndex(now)), scheduleNext: false), at: now + max(1, length))
         case .mediaSession(let app, let length):
             beginMediaSession(app, length: max(1, length), day: calendar.dayIndex(now), scheduleNext: false)
         case .tap(let widget): if widgets[widget].added { tap(widget) }

@@ -33,9 +33,10 @@ extension DeviceSimulator {
         return limit
     }
 
-    /// When the widget may next run a budgeted reload, judged at `t`.
-    mutating func budgetAvailability(_ widget: Int, at t: SimTime) -> SimTime {
-        guard let limit = dailyLimit(widget, at: t) else { return t }
+    /// When the widget may next run a budgeted reload, judged at `t` against
+    /// `limit` (nil: unlimited).
+    mutating func budgetAvailability(_ widget: Int, at t: SimTime, limit: Int?) -> SimTime {
+        guard let limit else { return t }
         return widgets[widget].ledger.earliestAvailability(at: t, limit: limit, calendar: calendar)
     }
 
@@ -69,7 +70,7 @@ extension DeviceSimulator {
     /// Asks for a free reload of `widget` at `at` (F17).
     mutating func requestFreeReload(_ widget: Int, trigger: ReloadTrigger, at: SimTime) {
         guard widgets[widget].added else { return }
-        queue.schedule(.freeReloadDue(widget: widget, trigger: trigger, requestedAt: now), at: max(now, at))
+        queue.schedule(.freeReloadDue(widget: Int32(widget), trigger: trigger, requestedAt: Int32(now)), at: max(now, at))
     }
 
     /// Applies a WidgetCenter call made by `app` now (F16): free while the app is
@@ -119,7 +120,7 @@ extension DeviceSimulator {
             due = max(due, last + parameters.minimumSpacing)
         }
         if due > now {
-            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: widget), at: due)
+            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
             return
         }
 
@@ -130,14 +131,14 @@ extension DeviceSimulator {
         }
 
         // Gate 3: budget (F7, F10, F12).
-        let available = budgetAvailability(widget, at: now)
+        let available = budgetAvailability(widget, at: now, limit: dailyLimit(widget, at: now))
         if available > now {
             if !pending.withheldReported {
                 widgets[widget].pending!.withheldReported = true
                 observer.reloadWithheld(WithheldRecord(
                     time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
             }
-            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: widget), at: available)
+            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: available)
             return
         }
 
@@ -145,7 +146,7 @@ extension DeviceSimulator {
         if let batch = openBatches.first(where: { $0 >= now && $0 <= now + parameters.coalescingWindow }) {
             widgets[widget].batchTime = batch
         } else {
-            let delay = parameters.schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
+            let delay = schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
             let batch = now + min(delay, parameters.maximumSchedulingDelay)
             if !openBatches.contains(batch) {
                 openBatches.append(batch)
@@ -168,8 +169,9 @@ extension DeviceSimulator {
             guard let pending = widgets[widget].pending, widgets[widget].inFlight == nil else { continue }
             // The limit may have shrunk while the batch waited: check again.
             let spaced = widgets[widget].lastBudgetedStart.map { now >= $0 + parameters.minimumSpacing } ?? true
-            if spaced && budgetAvailability(widget, at: now) == now {
-                startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt)
+            let limit = dailyLimit(widget, at: now)
+            if spaced && budgetAvailability(widget, at: now, limit: limit) == now {
+                startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
             } else {
                 advancePendingReload(widget)
             }
@@ -192,9 +194,10 @@ extension DeviceSimulator {
 
     /// Calls the provider now. The provider's work is simulated at once; its
     /// timeline takes effect when the call completes.
-    mutating func startCall(_ widget: Int, trigger: ReloadTrigger, budgeted: Bool, waited: Int) {
+    /// `limit` is the widget's daily limit now, when the caller already has it.
+    mutating func startCall(_ widget: Int, trigger: ReloadTrigger, budgeted: Bool, waited: Int, limit knownLimit: Int?? = nil) {
         precondition(widgets[widget].inFlight == nil, "one call at a time per widget")
-        let limit = dailyLimit(widget, at: now)
+        let limit = knownLimit ?? dailyLimit(widget, at: now)
         if budgeted {
             widgets[widget].ledger.charge(at: now, limit: limit ?? .max, calendar: calendar)
             widgets[widget].lastBudgetedStart = now
@@ -235,7 +238,7 @@ extension DeviceSimulator {
             nextEligible: nextEligible,
             backgroundSessionCompletesAt: timedOut ? nil : context.backgroundSessionCompletesAt
         )
-        queue.schedule(.callCompleted(widget: widget), at: completesAt)
+        queue.schedule(.callCompleted(widget: Int32(widget)), at: completesAt)
         observer.reloadStarted(ReloadRecord(
             time: now,
             device: deviceIndex,
@@ -277,7 +280,7 @@ extension DeviceSimulator {
             widgets[widget].installedNextEligible = call.nextEligible
         }
         if let sessionEnd = call.backgroundSessionCompletesAt {
-            queue.schedule(.backgroundSessionCompleted(widget: widget), at: max(now, sessionEnd))
+            queue.schedule(.backgroundSessionCompleted(widget: Int32(widget)), at: max(now, sessionEnd))
         }
         if let eligible = call.nextEligible {
             requestBudgetedReload(widget, trigger: .policy, eligibleAt: eligible)
@@ -291,16 +294,16 @@ extension DeviceSimulator {
     }
 
     func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
-        let runtime = widgets[widget]
-        return TimelineProviderContext(
-            family: runtime.setup.family,
+        // Field by field: copying the whole runtime would retain every array in it.
+        TimelineProviderContext(
+            family: widgets[widget].setup.family,
             isPreview: isPreview,
-            configuration: runtime.setup.configuration,
+            configuration: widgets[widget].setup.configuration,
             calendar: calendar,
             now: now,
-            network: runtime.setup.provider.network,
-            random: runtime.providerRandom,
-            truth: runtime.truth
+            network: widgets[widget].network,
+            random: widgets[widget].providerRandom,
+            truth: widgets[widget].truth
         )
     }
 }

@@ -13,6 +13,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     let deviceIndex: Int
     let setup: DeviceSetup
     let parameters: SchedulerParameters
+    /// `parameters.schedulingDelay`, prepared: it is drawn for every batch.
+    let schedulingDelay: DurationSampler
     let calendar: CivilCalendar
     let endTime: SimTime
     let seed: StreamSeed
@@ -23,9 +25,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var widgets: [WidgetRuntime] = []
     let widgetsOnPage: [[Int]]
     let widgetsOfApp: [[Int]]
+    /// True when some widget's truth follows significant location changes.
+    let hasLocationWidgets: Bool
 
     // User behaviour state.
-    var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0), count: 2)
+    var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0, awakeWeight: 0), count: 2)
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: [RandomStream]
     var pageViews: [TrailingWindow]
@@ -41,13 +45,22 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// Times of batches already planned, for coalescing (F14).
     var openBatches: [SimTime] = []
 
+    /// Events handled so far (for throughput measurements).
+    public internal(set) var eventsProcessed = 0
+
     /// Creates a simulator for device `deviceIndex` of `simulation`.
     public init(simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
-        let device = simulation.devices[deviceIndex]
+        self.init(device: simulation.devices[deviceIndex], of: simulation, deviceIndex: deviceIndex, observer: observer)
+    }
+
+    /// Creates a simulator for `device`, run under `simulation`'s clock,
+    /// scheduler and seed (a fleet generates its devices one at a time).
+    public init(device: DeviceSetup, of simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
         self.observer = observer
         self.deviceIndex = deviceIndex
         self.setup = device
         self.parameters = simulation.scheduler
+        self.schedulingDelay = DurationSampler(simulation.scheduler.schedulingDelay)
         self.calendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
         self.endTime = simulation.endTime
         let seed = simulation.masterSeed.derived("device", device.id)
@@ -55,6 +68,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
         widgetsOnPage = device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } }
         widgetsOfApp = device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } }
+        hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
         pageViews = device.pages.map { _ in TrailingWindow() }
         pageLastViewed = device.pages.map { _ in nil }
@@ -86,6 +100,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             return WidgetRuntime(
                 setup: widget,
                 provider: provider,
+                network: widget.provider.network,
                 providerRandom: widgetSeed.derived("provider").stream(),
                 schedulingRandom: widgetSeed.derived("scheduling").stream(),
                 interactionRandom: widgetSeed.derived("interaction").stream(),
@@ -101,48 +116,50 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// Runs the device from t = 0 to the end of the simulation.
     public mutating func run() {
         for (index, widget) in setup.widgets.enumerated() where widget.addedAt < endTime {
-            queue.schedule(.widgetAdded(widget: index), at: max(0, widget.addedAt))
+            queue.schedule(.widgetAdded(widget: Int32(index)), at: max(0, widget.addedAt))
         }
         for (index, action) in setup.script.enumerated() where action.at < endTime {
-            queue.schedule(.scripted(index: index), at: max(0, action.at))
+            queue.schedule(.scripted(index: Int32(index)), at: max(0, action.at))
         }
-        queue.schedule(.dayStarted(day: calendar.dayIndex(0)), at: 0)
+        queue.schedule(.dayStarted(day: Int32(calendar.dayIndex(0))), at: 0)
         while let time = queue.nextTime, time < endTime {
             let event = queue.popNext()!
             #if WIDGETSIM_INTERNAL_CHECKS
             precondition(event.time >= now, "DeviceSimulator: time went backwards from \(now) to \(event.time)")
             #endif
             now = event.time
+            eventsProcessed += 1
             handle(event.payload)
         }
     }
 
     mutating func handle(_ event: DeviceEvent) {
         switch event {
-        case .widgetAdded(let widget): addWidget(widget)
-        case .dayStarted(let day): startDay(day)
-        case .pageViewed(let page, let day): viewPage(page, day: day)
-        case .appSessionStarted(let app, let day): startAppSession(app, day: day)
-        case .appSessionEnded(let app, let day, let scheduleNext): endAppSession(app, day: day, scheduleNext: scheduleNext)
-        case .mediaSessionStarted(let app, let day): startMediaSession(app, day: day)
+        case .widgetAdded(let widget): addWidget(Int(widget))
+        case .dayStarted(let day): startDay(Int(day))
+        case .pageViewed(let page, let day): viewPage(Int(page), day: Int(day))
+        case .appSessionStarted(let app, let day): startAppSession(Int(app), day: Int(day))
+        case .appSessionEnded(let app, let day, let scheduleNext): endAppSession(Int(app), day: Int(day), scheduleNext: scheduleNext)
+        case .mediaSessionStarted(let app, let day): startMediaSession(Int(app), day: Int(day))
         case .mediaSessionEnded(let app, let day, let session, let scheduleNext):
-            endMediaSession(app, day: day, session: session, scheduleNext: scheduleNext)
-        case .mediaReloadTick(let app, let session): mediaReloadTick(app, session: session)
-        case .locationChanged(let day): changeLocation(day: day)
-        case .systemChanged(let day): changeSystemSettings(day: day)
-        case .truthChanged(let widget, let day): changeTruth(widget, day: day)
-        case .notificationDelivered(let widget, let reaction): deliverNotification(about: widget, reaction: reaction)
+            endMediaSession(Int(app), day: Int(day), session: Int(session), scheduleNext: scheduleNext)
+        case .mediaReloadTick(let app, let session): mediaReloadTick(Int(app), session: Int(session))
+        case .locationChanged(let day): changeLocation(day: Int(day))
+        case .systemChanged(let day): changeSystemSettings(day: Int(day))
+        case .truthChanged(let widget, let day): changeTruth(Int(widget), day: Int(day))
+        case .notificationDelivered(let widget, let reaction): deliverNotification(about: Int(widget), reaction: reaction)
         case .requestDue(let widget):
-            widgets[widget].pendingEvent = nil
-            advancePendingReload(widget)
+            widgets[Int(widget)].pendingEvent = nil
+            advancePendingReload(Int(widget))
         case .batchDue: runBatch()
-        case .freeReloadDue(let widget, let trigger, let requestedAt): runFreeReload(widget, trigger: trigger, requestedAt: requestedAt)
-        case .callCompleted(let widget): completeCall(widget)
+        case .freeReloadDue(let widget, let trigger, let requestedAt):
+            runFreeReload(Int(widget), trigger: trigger, requestedAt: Int(requestedAt))
+        case .callCompleted(let widget): completeCall(Int(widget))
         case .backgroundSessionCompleted(let widget):
             // F20: the session's events arrive and the extension asks WidgetKit
             // to reload; this is budgeted like a WidgetCenter call.
-            requestBudgetedReload(widget, trigger: .backgroundSession, eligibleAt: now)
-        case .scripted(let index): perform(setup.script[index].action)
+            requestBudgetedReload(Int(widget), trigger: .backgroundSession, eligibleAt: now)
+        case .scripted(let index): perform(setup.script[Int(index)].action)
         }
     }
 

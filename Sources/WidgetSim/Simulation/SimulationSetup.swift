@@ -10,7 +10,10 @@ public struct SimulationSetup: Sendable {
     public var start: CivilDateTime
     public var utcOffsetSeconds: Int
     public var scheduler: SchedulerParameters
+    /// The devices of a scenario that lists them one by one.
     public var devices: [DeviceSetup]
+    /// The population of a fleet scenario (then `devices` is empty).
+    public var fleet: FleetSetup?
 
     public init(
         name: String,
@@ -20,7 +23,8 @@ public struct SimulationSetup: Sendable {
         start: CivilDateTime = CivilDateTime(year: 2026, month: 3, day: 2),
         utcOffsetSeconds: Int = 0,
         scheduler: SchedulerParameters = SchedulerParameters(),
-        devices: [DeviceSetup]
+        devices: [DeviceSetup],
+        fleet: FleetSetup? = nil
     ) {
         self.name = name
         self.description = description
@@ -30,6 +34,7 @@ public struct SimulationSetup: Sendable {
         self.utcOffsetSeconds = utcOffsetSeconds
         self.scheduler = scheduler
         self.devices = devices
+        self.fleet = fleet
     }
 
     /// The scenario's calendar (its own time zone).

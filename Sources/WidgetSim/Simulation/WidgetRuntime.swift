@@ -23,6 +23,8 @@ struct CallInFlight: Sendable {
 struct WidgetRuntime {
     let setup: WidgetSetup
     var provider: AnyTimelineProvider
+    /// The provider's simulated server, resolved once.
+    let network: NetworkModel
     var providerRandom: RandomStream
     var schedulingRandom: RandomStream
     var interactionRandom: RandomStream

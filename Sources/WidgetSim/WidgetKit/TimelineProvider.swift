@@ -50,7 +50,7 @@ public struct TimelineProviderContext: Sendable {
     /// Sends one request to the widget's server and waits for the answer,
     /// advancing `now` by the drawn latency.
     public mutating func fetch() -> FetchResult {
-        now += network.latency.draw(using: &random)
+        now += network.latencySampler.draw(using: &random)
         // Draw the failure even when the rate is 0, so that changing the rate
         // does not shift any later draw of this stream.
         let failed = random.nextBool(probability: network.failureRate)
@@ -149,7 +149,11 @@ public struct AnyTimelineProvider {
     private let box: _AnyProviderBox
 
     public init<Provider: TimelineProvider>(_ provider: Provider) {
-        box = _ProviderBox(provider)
+        if let configured = provider as? ConfiguredProvider {
+            box = _ConfiguredProviderBox(configured)
+        } else {
+            box = _ProviderBox(provider)
+        }
     }
 
     func placeholder(in context: TimelineProviderContext) -> ScheduledEntry {
@@ -200,6 +204,26 @@ final class _ProviderBox<Provider: TimelineProvider>: _AnyProviderBox {
                 .map(\.element)
         }
         return timeline.policy
+    }
+}
+
+/// The built-in provider's box: it writes entries straight into the widget's
+/// buffer, so a steady-state reload allocates nothing.
+final class _ConfiguredProviderBox: _AnyProviderBox {
+    var provider: ConfiguredProvider
+
+    init(_ provider: ConfiguredProvider) { self.provider = provider }
+
+    override func placeholder(in context: TimelineProviderContext) -> ScheduledEntry {
+        ScheduledEntry(provider.placeholder(in: context))
+    }
+
+    override func snapshot(in context: TimelineProviderContext) -> ScheduledEntry {
+        ScheduledEntry(provider.snapshot(in: context))
+    }
+
+    override func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
+        provider.timeline(in: &context, into: &entries)
     }
 }
 

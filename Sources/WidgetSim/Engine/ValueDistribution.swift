@@ -1,0 +1,34 @@
+/// A distribution of non-negative numbers (rates, scale factors) for
+/// describing a population.
+public enum ValueDistribution: Equatable, Sendable {
+    case fixed(Double)
+    /// Uniform over `min...max`.
+    case uniform(min: Double, max: Double)
+    /// Log-normal given by its median and 95th percentile.
+    case logNormal(median: Double, p95: Double)
+
+    /// Draws one value. A fixed value draws nothing, so it never shifts a stream.
+    public func draw(using random: inout RandomStream) -> Double {
+        switch self {
+        case .fixed(let value):
+            return value
+        case .uniform(let low, let high):
+            return low + (high - low) * random.nextUnit()
+        case .logNormal(let median, let p95):
+            guard median > 0 else { return 0 }
+            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            let exponent = min(30, DeterministicMath.log(median) + sigma * random.nextStandardNormal())
+            return DeterministicMath.exp(exponent)
+        }
+    }
+
+    /// A short description for reports.
+    public var summary: String {
+        switch self {
+        case .fixed(let value): return FixedDecimal.format(value, decimals: 2)
+        case .uniform(let low, let high): return "uniform \(FixedDecimal.format(low, decimals: 2))–\(FixedDecimal.format(high, decimals: 2))"
+        case .logNormal(let median, let p95):
+            return "log-normal, median \(FixedDecimal.format(median, decimals: 2)), p95 \(FixedDecimal.format(p95, decimals: 2))"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// Exponential variates by the ziggurat method (Marsaglia and Tsang, 2000),
+/// 256 layers: about 99 % of draws take one 64-bit word, a table look-up and
+/// a comparison; the rest fall back to `DeterministicMath` in the wedges and
+/// the tail.
+///
+/// Promised: the tables are computed at start-up by `DeterministicMath`, so a
+/// stream draws the same values on every platform.
+enum ExponentialZiggurat {
+    /// Where the tail starts, and the area of each layer, for 256 layers of e^-x.
+    static let tailStart = 7.697_117_470_131_049_72
+    static let layerArea = 0.003_949_659_822_581_557_199_3
+
+    /// Layer edges x[0] > x[1] = r > ... > x[256] = 0, and f(x) = e^-x at each.
+    static let tables: (x: [Double], f: [Double]) = {
+        var x = [Double](repeating: 0, count: 257)
+        var f = [Double](repeating: 0, count: 257)
+        x[0] = layerArea / DeterministicMath.exp(-tailStart)
+        x[1] = tailStart
+        for i in 1..<256 {
+            let next = DeterministicMath.exp(-x[i]) + layerArea / x[i]
+            x[i + 1] = next >= 1 ? 0 : -DeterministicMath.log(next)
+        }
+        x[256] = 0
+        for i in 0...256 { f[i] = DeterministicMath.exp(-x[i]) }
+        return (x, f)
+    }()
+
+    /// One draw from the exponential distribution with mean 1.
+    static func draw(using random: inout RandomStream) -> Double {
+        let (x, f) = tables
+        while true {
+            let bits = random.next()
+            let layer = Int(bits & 0xFF)
+            let u = Double(bits >> 11) * 0x1.0p-53
+            let candidate = u * x[layer]
+            if candidate < x[layer + 1] { return candidate }
+            if layer == 0 {
+                // The tail beyond r is itself exponential, shifted by r.
+                return tailStart - DeterministicMath.log(1 - random.nextUnit())
+            }
+            if f[layer + 1] + (f[layer] - f[layer + 1]) * random.nextUnit() < DeterministicMath.exp(-candidate) {
+                return candidate
+            }
+        }
+    }
+}
+
+/// Standard normal variates by the ziggurat method (Marsaglia and Tsang,
+/// 2000), 128 layers, symmetric: the log-normal latencies and delays drawn
+/// on every reload need no logarithm in almost every draw.
+enum NormalZiggurat {
+    static let tailStart = 3.442_619_855_899
+    static let layerArea = 9.912_563_035_262_17e-3
+
+    static func density(_ x: Double) -> Double { DeterministicMath.exp(-0.5 * x * x) }
+
+    /// Layer edges x[0] > x[1] = r > ... > x[128] = 0, and f(x) = e^(−x²/2) at each.
+    static let tables: (x: [Double], f: [Double]) = {
+        var x = [Double](repeating: 0, count: 129)
+        var f = [Double](repeating: 0, count: 129)
+        x[0] = layerArea / density(tailStart)
+        x[1] = tailStart
+        for i in 1..<128 {
+            let next = density(x[i]) + layerArea / x[i]
+            x[i + 1] = next >= 1 ? 0 : (-2 * DeterministicMath.log(next)).squareRoot()
+        }
+        x[128] = 0
+        for i in 0...128 { f[i] = density(x[i]) }
+        return (x, f)
+    }()
+
+    static func draw(using random: inout RandomStream) -> Double {
+        let (x, f) = tables
+        while true {
+            let bits = random.next()
+            let layer = Int(bits & 0x7F)
+            let negative = bits & 0x80 != 0
+            let candidate = Double(bits >> 11) * 0x1.0p-53 * x[layer]
+            if candidate < x[layer + 1] { return negative ? -candidate : candidate }
+            if layer == 0 {
+                // Marsaglia's tail method beyond r.
+                while true {
+                    let tail = -DeterministicMath.log(1 - random.nextUnit()) / tailStart
+                    let y = -DeterministicMath.log(1 - random.nextUnit())
+                    if 2 * y >= tail * tail {
+                        return negative ? -(tailStart + tail) : tailStart + tail
+                    }
+                }
+            }
+            if f[layer + 1] + (f[layer] - f[layer + 1]) * random.nextUnit() < density(candidate) {
+                return negative ? -candidate : candidate
+            }
+        }
+    }
+}

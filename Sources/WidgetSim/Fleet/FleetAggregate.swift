@@ -1,0 +1,139 @@
+/// What a fleet run comes to, kept as integer counters only.
+///
+/// Promised: merging is addition, so the same devices give the same aggregate
+/// in any order, on any number of threads or shards, and its memory does not
+/// depend on the number of devices: it is `days × 1440` per-minute counters
+/// plus two fixed histograms.
+public struct FleetAggregate: Equatable, Sendable {
+    /// Width of a staleness histogram bin, in seconds.
+    public static let stalenessBinSeconds = 10
+    /// Staleness bins: bin 0 holds fresh views (exactly 0 s); bin k holds
+    /// staleness in ((k-1)·10, k·10] s; the last bin holds everything over two days.
+    public static let stalenessBinCount = 2 * Seconds.day / stalenessBinSeconds + 2
+    /// Reloads-per-device-day histogram length; the last bin holds this many or more.
+    public static let reloadBinCount = 1_001
+
+    public var devices = 0
+    /// Widget-days measured (warm-up excluded).
+    public var widgetDays = 0
+    /// Events processed by the simulators, warm-up included, for throughput measurements.
+    public var events = 0
+    public var budgetedReloads = 0
+    public var freeReloads = 0
+    public var withheldRequests = 0
+    public var timeouts = 0
+    public var views = 0
+    public var staleViews = 0
+    public var stalenessTotal = 0
+    /// Provider calls (server requests) started in each minute since the start.
+    public var requestsPerMinute: [Int]
+    /// Device-days by the number of reloads in them.
+    public var reloadsPerDeviceDay: [Int]
+    public var stalenessHistogram: [Int]
+
+    public init(days: Int) {
+        requestsPerMinute = Array(repeating: 0, count: days * Seconds.day / Seconds.minute)
+        reloadsPerDeviceDay = Array(repeating: 0, count: FleetAggregate.reloadBinCount)
+        stalenessHistogram = Array(repeating: 0, count: FleetAggregate.stalenessBinCount)
+    }
+
+    /// Adds another aggregate of the same run shape.
+    public mutating func merge(_ other: FleetAggregate) {
+        precondition(requestsPerMinute.count == other.requestsPerMinute.count, "merging aggregates of different lengths")
+        devices += other.devices
+        widgetDays += other.widgetDays
+        events += other.events
+        budgetedReloads += other.budgetedReloads
+        freeReloads += other.freeReloads
+        withheldRequests += other.withheldRequests
+        timeouts += other.timeouts
+        views += other.views
+        staleViews += other.staleViews
+        stalenessTotal += other.stalenessTotal
+        for index in requestsPerMinute.indices { requestsPerMinute[index] += other.requestsPerMinute[index] }
+        for index in reloadsPerDeviceDay.indices { reloadsPerDeviceDay[index] += other.reloadsPerDeviceDay[index] }
+        for index in stalenessHistogram.indices { stalenessHistogram[index] += other.stalenessHistogram[index] }
+    }
+
+    static func stalenessBin(_ seconds: Int) -> Int {
+        seconds <= 0 ? 0 : min(stalenessBinCount - 1, (seconds + stalenessBinSeconds - 1) / stalenessBinSeconds)
+    }
+
+    /// The upper edge, in seconds, of the staleness bin holding the `p`-th
+    /// percentile of views (0 when it is the fresh bin); nil without views.
+    public func stalenessPercentile(_ p: Double) -> Int? {
+        guard let bin = FleetAggregate.percentileBin(p, of: stalenessHistogram) else { return nil }
+        return bin * FleetAggregate.stalenessBinSeconds
+    }
+
+    /// The `p`-th percentile of reloads per device-day.
+    public func reloadsPerDeviceDayPercentile(_ p: Double) -> Int? {
+        FleetAggregate.percentileBin(p, of: reloadsPerDeviceDay)
+    }
+
+    /// The bin holding the nearest-rank `p`-th percentile of a histogram.
+    static func percentileBin(_ p: Double, of histogram: [Int]) -> Int? {
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return nil }
+        let rank = max(1, Int((p / 100 * Double(total)).rounded(.up)))
+        var seen = 0
+        for (bin, count) in histogram.enumerated() {
+            seen += count
+            if seen >= rank { return bin }
+        }
+        return histogram.count - 1
+    }
+
+    /// Total provider calls.
+    public var requests: Int { budgetedReloads + freeReloads }
+}
+
+/// Feeds one device at a time into a `FleetAggregate`, keeping no rows.
+struct FleetObserver: SimulationObserver {
+    var aggregate: FleetAggregate
+    /// Reloads in each measured day of the current device.
+    var deviceDayReloads: [Int]
+    /// Seconds of warm-up at the start of the simulation, not counted.
+    let warmUp: Int
+
+    init(days: Int, warmUp: Int = 0) {
+        aggregate = FleetAggregate(days: days)
+        deviceDayReloads = Array(repeating: 0, count: days)
+        self.warmUp = warmUp
+    }
+
+    mutating func reloadStarted(_ record: ReloadRecord) {
+        let time = record.time - warmUp
+        guard time >= 0 else { return }
+        aggregate.requestsPerMinute[time / Seconds.minute] += 1
+        deviceDayReloads[time / Seconds.day] += 1
+        if record.budgeted { aggregate.budgetedReloads += 1 } else { aggregate.freeReloads += 1 }
+        if record.result == .timedOut { aggregate.timeouts += 1 }
+    }
+
+    mutating func widgetViewed(_ record: ViewRecord) {
+        guard record.time >= warmUp else { return }
+        aggregate.views += 1
+        if record.isStale { aggregate.staleViews += 1 }
+        aggregate.stalenessTotal += record.staleness
+        aggregate.stalenessHistogram[FleetAggregate.stalenessBin(record.staleness)] += 1
+    }
+
+    mutating func reloadWithheld(_ record: WithheldRecord) {
+        guard record.time >= warmUp else { return }
+        aggregate.withheldRequests += record.requests
+    }
+
+    mutating func dayStarted(_ record: DayStartRecord) {}
+
+    /// Closes the current device's books.
+    mutating func finishDevice(widgets: Int, events: Int) {
+        aggregate.devices += 1
+        aggregate.widgetDays += widgets * deviceDayReloads.count
+        aggregate.events += events
+        for day in deviceDayReloads.indices {
+            aggregate.reloadsPerDeviceDay[min(FleetAggregate.reloadBinCount - 1, deviceDayReloads[day])] += 1
+            deviceDayReloads[day] = 0
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// A fleet scenario's outcome: one aggregate per variant, whole or partial.
+public struct FleetResult: Equatable, Sendable {
+    public struct Variant: Equatable, Sendable {
+        public var name: String
+        public var description: String
+        public var aggregate: FleetAggregate
+    }
+
+    public var scenario: String
+    public var description: String
+    /// Identifies the scenario file's contents, so partials of different
+    /// scenarios (or edited ones) are never merged.
+    public var fingerprint: UInt64
+    public var seed: UInt64
+    public var days: Int
+    public var start: CivilDateTime
+    public var utcOffsetSeconds: Int
+    public var deviceCount: Int
+    public var warmUpDays: Int
+    /// Which shards this result covers, by index (all of them for a whole run).
+    public var shards: [Int]
+    public var shardCount: Int
+    public var variants: [Variant]
+
+    /// True when every shard is present.
+    public var isComplete: Bool { shards == Array(0..<shardCount) }
+
+    /// Runs the base and every variant of a fleet document.
+    public static func run(
+        _ document: ScenarioDocument, fingerprint: UInt64, options: FleetRun.Options,
+        progress: (@Sendable (_ variant: Int, _ devices: Int) -> Void)? = nil
+    ) -> FleetResult {
+        let base = document.base
+        var variants: [Variant] = []
+        for (index, variant) in document.all.enumerated() {
+            let aggregate = FleetRun.run(variant.setup, options: options) { done in progress?(index, done) }
+            variants.append(Variant(name: variant.name, description: variant.description, aggregate: aggregate))
+        }
+        return FleetResult(
+            scenario: base.name, description: base.description, fingerprint: fingerprint, seed: base.seed, days: base.days,
+            start: base.start, utcOffsetSeconds: base.utcOffsetSeconds, deviceCount: base.fleet?.deviceCount ?? 0,
+            warmUpDays: base.fleet?.warmUpDays ?? 0, shards: [options.shard.index], shardCount: options.shard.count, variants: variants)
+    }
+
+    /// Combines partial results of one scenario into one.
+    public static func merge(_ parts: [FleetResult]) throws(FleetMergeError) -> FleetResult {
+        guard var merged = parts.first else { throw .noPartials }
+        for part in parts.dropFirst() {
+            guard part.scenario == merged.scenario, part.fingerprint == merged.fingerprint, part.seed == merged.seed,
+                  part.days == merged.days, part.deviceCount == merged.deviceCount, part.warmUpDays == merged.warmUpDays,
+                  part.shardCount == merged.shardCount,
+                  part.variants.map(\.name) == merged.variants.map(\.name) else {
+                throw .mismatch("partials come from different runs: '\(merged.scenario)' (seed \(merged.seed), \(merged.days) days, \(merged.deviceCount) devices, \(merged.shardCount) shards) and '\(part.scenario)' (seed \(part.seed), \(part.days) days, \(part.deviceCount) devices, \(part.shardCount) shards), or the scenario file changed between them")
+            }
+            if let shared = part.shards.first(where: merged.shards.contains) {
+                throw .duplicateShard(shared + 1, of: merged.shardCount)
+            }
+            merged.shards = (merged.shards + part.shards).sorted()
+            for index in merged.variants.indices { merged.variants[index].aggregate.merge(part.variants[index].aggregate) }
+        }
+        guard merged.isComplete else {
+            let missing = (0..<merged.shardCount).filter { !merged.shards.contains($0) }.map { "\($0 + 1)/\(merged.shardCount)" }
+            throw .missingShards(missing)
+        }
+        return merged
+    }
+}
+
+/// Why partial fleet results could not be merged.
+public enum FleetMergeError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noPartials
+    case mismatch(String)
+    case duplicateShard(Int, of: Int)
+    case missingShards([String])
+    case malformed(file: String, line: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noPartials: return "no partial results given"
+        case .mismatch(let reason): return reason
+        case .duplicateShard(let shard, let count): return "shard \(shard)/\(count) is given twice"
+        case .missingShards(let missing): return "missing shards: \(missing.joined(separator: ", ")); every shard of the run is needed"
+        case .malformed(let file, let line, let reason): return "\(file):\(line): not a widgetsim partial result: \(reason)"
+        }
+    }
+}

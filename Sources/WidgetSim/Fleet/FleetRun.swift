@@ -1,0 +1,98 @@
+import Foundation
+
+/// Runs a fleet scenario: every device of the population (or of one shard),
+/// spread over threads, streamed into integer aggregates.
+///
+/// Promised: the aggregate depends only on the scenario, its seed and which
+/// devices ran, never on the number of threads or how devices were split
+/// into shards, because devices are independent and merging is addition.
+/// Memory does not grow with the number of devices.
+public enum FleetRun {
+    /// Part `index` (0-based) of `count` disjoint parts of the fleet: the
+    /// devices whose index leaves remainder `index` when divided by `count`.
+    public struct Shard: Equatable, Sendable, CustomStringConvertible {
+        public var index: Int
+        public var count: Int
+
+        public init(index: Int, count: Int) {
+            precondition(count >= 1 && index >= 0 && index < count, "shard index must be in 0..<count")
+            self.index = index
+            self.count = count
+        }
+
+        public static let whole = Shard(index: 0, count: 1)
+
+        /// The devices of this shard among `devices`.
+        public func devices(of total: Int) -> StrideTo<Int> { stride(from: index, to: total, by: count) }
+
+        /// "i/n" with i 1-based, as on the command line.
+        public var description: String { "\(index + 1)/\(count)" }
+    }
+
+    public struct Options: Sendable {
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        public var shard = Shard.whole
+
+        public init() {}
+    }
+
+    /// The aggregate of `setup`'s fleet (or shard). `progress(done)` reports
+    /// devices finished, every few hundred devices.
+    public static func run(_ setup: SimulationSetup, options: Options, progress: (@Sendable (Int) -> Void)? = nil) -> FleetAggregate {
+        guard let fleet = setup.fleet else { preconditionFailure("FleetRun needs a fleet scenario") }
+        let simulated = warmedUp(setup)
+        let warmUp = fleet.warmUpDays * Seconds.day
+        let devices = Array(options.shard.devices(of: fleet.deviceCount))
+        let threads = max(1, min(options.threads, devices.count))
+        let counter = DeviceCounter(progress: progress)
+        let parts = ParallelMap.map(count: threads, threads: threads) { worker -> FleetAggregate in
+            var observer = FleetObserver(days: setup.days, warmUp: warmUp)
+            var position = worker
+            while position < devices.count {
+                let index = devices[position]
+                let device = fleet.device(index, master: setup.masterSeed)
+                var simulator = DeviceSimulator(device: device, of: simulated, deviceIndex: 0, observer: consume observer)
+                simulator.run()
+                observer = simulator.observer
+                observer.finishDevice(widgets: device.widgets.count, events: simulator.eventsProcessed)
+                counter.increment()
+                position += threads
+            }
+            return observer.aggregate
+        }
+        var total = FleetAggregate(days: setup.days)
+        for part in parts { total.merge(part) }
+        return total
+    }
+
+    /// The setup as simulated: started `warmUpDays` earlier and that much longer.
+    static func warmedUp(_ setup: SimulationSetup) -> SimulationSetup {
+        guard let warmUpDays = setup.fleet?.warmUpDays, warmUpDays > 0 else { return setup }
+        var simulated = setup
+        let start = setup.start
+        let (year, month, day) = CivilCalendar.civilFromDays(
+            CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day) - warmUpDays)
+        simulated.start = CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
+        simulated.days += warmUpDays
+        return simulated
+    }
+}
+
+/// Counts finished devices across threads and reports progress now and then.
+private final class DeviceCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private let progress: (@Sendable (Int) -> Void)?
+
+    init(progress: (@Sendable (Int) -> Void)?) {
+        self.progress = progress
+    }
+
+    func increment() {
+        guard let progress else { return }
+        lock.lock()
+        done += 1
+        if done % 256 == 0 { progress(done) }
+        lock.unlock()
+    }
+}

@@ -1,0 +1,104 @@
+/// A population of devices: one device template and how devices differ.
+///
+/// Promised: device `i` is the same whatever other devices are simulated, on
+/// whatever thread or shard: its profile is drawn from a stream derived from
+/// the master seed and `i` alone, and its simulation streams from its id `d<i>`.
+public struct FleetSetup: Sendable {
+    /// Number of devices, 1...`FleetSetup.maximumDevices`.
+    public var deviceCount: Int
+    /// The device every member starts from.
+    public var template: DeviceSetup
+    public var variation: FleetVariation
+    /// Days simulated before the measured days and not counted: devices that
+    /// have just added their widgets have no viewing history yet, so the first
+    /// hours are a start-up transient, not the fleet's steady state.
+    public var warmUpDays = 1
+
+    public static let maximumDevices = 10_000_000
+
+    public init(deviceCount: Int, template: DeviceSetup, variation: FleetVariation = FleetVariation()) {
+        self.deviceCount = deviceCount
+        self.template = template
+        self.variation = variation
+    }
+
+    /// Device `index` of the fleet.
+    public func device(_ index: Int, master: StreamSeed) -> DeviceSetup {
+        var random = master.derived("fleet").derived(UInt64(index)).stream()
+        var device = template
+        device.id = "d\(index)"
+        variation.apply(to: &device, random: &random)
+        return device
+    }
+
+    /// Widgets per device, averaged over the widget sets' weights.
+    public var meanWidgetsPerDevice: Double {
+        guard !variation.widgetSets.isEmpty else { return Double(template.widgets.count) }
+        let total = variation.widgetSets.reduce(0) { $0 + $1.weight }
+        return variation.widgetSets.reduce(0) { $0 + $1.weight * Double($1.widgets.count) } / total
+    }
+}
+
+/// How fleet devices differ from the template. Every field is optional; a
+/// field left out leaves the template's value.
+public struct FleetVariation: Sendable {
+    /// Offsets from UTC and their weights (F25: devices in zones whose offsets
+    /// differ by whole hours reach the wall-clock hour at the same instant).
+    public var utcOffsets: [(seconds: Int, weight: Double)] = []
+    /// Wake and sleep times drawn uniformly from these clock ranges (seconds
+    /// after midnight; a range may run past midnight).
+    public var wake: ClosedRange<Int>?
+    public var sleep: ClosedRange<Int>?
+    /// Multiplies every page's views per day.
+    public var viewsScale: ValueDistribution = .fixed(1)
+    /// Multiplies every app's sessions per day.
+    public var sessionsScale: ValueDistribution = .fixed(1)
+    /// Subsets of the template's widgets (indices) and their weights.
+    public var widgetSets: [(widgets: [Int], weight: Double)] = []
+    /// Each device adds its widgets at a uniform time in `0..<addedWithin`
+    /// seconds: a fleet's users did not all add the widget at the same
+    /// instant, and their first reloads must not pile into one minute.
+    public var addedWithin = Seconds.hour
+
+    public init() {}
+
+    func apply(to device: inout DeviceSetup, random: inout RandomStream) {
+        // Each draw happens whether or not its field is set, so adding one kind
+        // of variation never moves the draws of another.
+        let zoneDraw = random.nextUnit()
+        let wakeDraw = random.nextUnit()
+        let sleepDraw = random.nextUnit()
+        let setDraw = random.nextUnit()
+        if let offset = FleetVariation.pick(utcOffsets.map { ($0.seconds, $0.weight) }, draw: zoneDraw) {
+            device.utcOffsetSeconds = offset
+        }
+        if let wake {
+            device.user.wakeSecond = wake.lowerBound + Int(Double(wake.upperBound - wake.lowerBound + 1) * wakeDraw)
+        }
+        if let sleep {
+            device.user.sleepSecond = sleep.lowerBound + Int(Double(sleep.upperBound - sleep.lowerBound + 1) * sleepDraw)
+        }
+        if device.user.sleepSecond <= device.user.wakeSecond { device.user.sleepSecond += Seconds.day }
+        let views = viewsScale.draw(using: &random)
+        for page in device.pages.indices { device.pages[page].viewsPerDay *= views }
+        let sessions = sessionsScale.draw(using: &random)
+        for app in device.apps.indices { device.apps[app].sessionsPerDay *= sessions }
+        if let chosen = FleetVariation.pick(widgetSets.map { ($0.widgets, $0.weight) }, draw: setDraw) {
+            device.widgets = chosen.map { device.widgets[$0] }
+        }
+        let added = addedWithin > 0 ? random.nextInt(below: addedWithin) : 0
+        for widget in device.widgets.indices { device.widgets[widget].addedAt += added }
+    }
+
+    /// The option a uniform `draw` in [0, 1) falls on, by weight.
+    static func pick<Option>(_ options: [(Option, Double)], draw: Double) -> Option? {
+        guard !options.isEmpty else { return nil }
+        let total = options.reduce(0) { $0 + $1.1 }
+        var threshold = draw * total
+        for option in options {
+            if threshold < option.1 { return option.0 }
+            threshold -= option.1
+        }
+        return options[options.count - 1].0
+    }
+}

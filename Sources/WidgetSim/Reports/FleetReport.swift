@@ -1,0 +1,246 @@
+/// Renders a fleet result: `fleet.md`, `fleet.csv`, `server_load.csv`,
+/// `reloads_per_device_day.csv`, `load.svg` and `load-peak.svg`.
+public struct FleetReport {
+    public static let csvHeader = [
+        "variant", "devices", "widget_days", "requests", "requests_per_minute_mean", "requests_per_minute_p99",
+        "requests_per_minute_peak", "peak_to_mean", "peak_change_vs_base_percent", "reloads_per_device_day_mean",
+        "reloads_per_device_day_p50", "reloads_per_device_day_p95", "budgeted_per_widget_day", "free_per_widget_day",
+        "withheld_per_widget_day", "timeouts_per_widget_day", "stale_percent", "mean_staleness_seconds",
+        "staleness_p50_seconds", "staleness_p95_seconds",
+    ]
+
+    /// Load figures of one variant, derived from its integer counters.
+    struct Load {
+        let minutes: Int
+        let total: Int
+        let peak: Int
+        let peakMinute: Int
+        let p99: Int
+
+        init(_ aggregate: FleetAggregate) {
+            let counts = aggregate.requestsPerMinute
+            minutes = counts.count
+            total = counts.reduce(0, +)
+            peak = counts.max() ?? 0
+            peakMinute = counts.firstIndex(of: peak) ?? 0
+            p99 = Percentile.nearestRank(99, of: counts.sorted()) ?? 0
+        }
+
+        var mean: Double { minutes == 0 ? 0 : Double(total) / Double(minutes) }
+        var peakToMean: Double { mean == 0 ? 0 : Double(peak) / mean }
+    }
+
+    let result: FleetResult
+    let loads: [Load]
+    let calendar: CivilCalendar
+
+    public init(_ result: FleetResult) {
+        self.result = result
+        self.loads = result.variants.map { Load($0.aggregate) }
+        self.calendar = CivilCalendar(localStart: result.start, utcOffsetSeconds: result.utcOffsetSeconds)
+    }
+
+    public func files() -> [ReportFile] {
+        [
+            ReportFile(name: "fleet.md", contents: markdown()),
+            ReportFile(name: "fleet.csv", contents: summaryCSV()),
+            ReportFile(name: "server_load.csv", contents: loadCSV()),
+            ReportFile(name: "reloads_per_device_day.csv", contents: reloadsCSV()),
+            ReportFile(name: "load.svg", contents: LoadChart(result: result, calendar: calendar, window: nil).render()),
+            ReportFile(name: "load-peak.svg", contents: LoadChart(result: result, calendar: calendar, window: peakWindow()).render()),
+        ]
+    }
+
+    /// Six hours around the base's busiest minute.
+    func peakWindow() -> Range<Int> {
+        let minutes = loads.first?.minutes ?? 0
+        let center = loads.first?.peakMinute ?? 0
+        let start = max(0, min(center - 180, minutes - 360))
+        return start..<min(minutes, start + 360)
+    }
+
+    /// Percentage change of the peak against the base's.
+    func peakChange(_ index: Int) -> Double? {
+        guard let base = loads.first, base.peak > 0 else { return nil }
+        return 100 * Double(loads[index].peak - base.peak) / Double(base.peak)
+    }
+
+    func rate(_ count: Int, _ aggregate: FleetAggregate) -> Double {
+        aggregate.widgetDays == 0 ? 0 : Double(count) / Double(aggregate.widgetDays)
+    }
+
+    func deviceDays(_ aggregate: FleetAggregate) -> Int { aggregate.reloadsPerDeviceDay.reduce(0, +) }
+
+    func summaryCSV() -> String {
+        var csv = CSVText(header: FleetReport.csvHeader)
+        for (index, variant) in result.variants.enumerated() {
+            let a = variant.aggregate
+            let load = loads[index]
+            csv.append([
+                variant.name, String(a.devices), String(a.widgetDays), String(load.total),
+                FixedDecimal.format(load.mean, decimals: 2), String(load.p99), String(load.peak),
+                FixedDecimal.format(load.peakToMean, decimals: 2),
+                peakChange(index).map { FixedDecimal.format($0, decimals: 1) } ?? "",
+                FixedDecimal.format(deviceDays(a) == 0 ? 0 : Double(a.requests) / Double(deviceDays(a)), decimals: 2),
+                a.reloadsPerDeviceDayPercentile(50).map(String.init) ?? "",
+                a.reloadsPerDeviceDayPercentile(95).map(String.init) ?? "",
+                FixedDecimal.format(rate(a.budgetedReloads, a), decimals: 2),
+                FixedDecimal.format(rate(a.freeReloads, a), decimals: 2),
+                FixedDecimal.format(rate(a.withheldRequests, a), decimals: 3),
+                FixedDecimal.format(rate(a.timeouts, a), decimals: 4),
+                FixedDecimal.percent(a.staleViews, of: a.views),
+                FixedDecimal.format(a.views == 0 ? 0 : Double(a.stalenessTotal) / Double(a.views), decimals: 1),
+                a.stalenessPercentile(50).map(String.init) ?? "",
+                a.stalenessPercentile(95).map(String.init) ?? "",
+            ])
+        }
+        return csv.text
+    }
+
+    func loadCSV() -> String {
+        var csv = CSVText(header: ["minute", "time"] + result.variants.map(\.name))
+        let minutes = loads.first?.minutes ?? 0
+        for minute in 0..<minutes {
+            csv.append([String(minute), calendar.iso8601(minute * Seconds.minute)]
+                + result.variants.map { String($0.aggregate.requestsPerMinute[minute]) })
+        }
+        return csv.text
+    }
+
+    func reloadsCSV() -> String {
+        var csv = CSVText(header: ["reloads"] + result.variants.map(\.name))
+        let last = result.variants.map { $0.aggregate.reloadsPerDeviceDay.lastIndex { $0 > 0 } ?? 0 }.max() ?? 0
+        for reloads in 0...last {
+            let label = reloads == FleetAggregate.reloadBinCount - 1 ? "\(reloads)+" : String(reloads)
+            csv.append([label] + result.variants.map { String($0.aggregate.reloadsPerDeviceDay[reloads]) })
+        }
+        return csv.text
+    }
+
+    func markdown() -> String {
+        var out = "# widgetsim fleet: \(result.scenario)\n\n"
+        if !result.description.isEmpty { out += "> \(result.description)\n\n" }
+        let base = result.variants.first?.aggregate
+        out += "\(result.deviceCount) devices × \(result.days) days (\(base?.widgetDays ?? 0) widget-days) per variant, seed \(result.seed), "
+        out += "measured from \(calendar.iso8601(0)) after \(result.warmUpDays) warm-up day\(result.warmUpDays == 1 ? "" : "s") that are simulated but not counted. "
+        out += "Every variant ran on the same devices with the same profiles and random streams, so differences come from the policies.\n\n"
+        out += "## Server load\n\n"
+        out += "Provider calls per minute of the run, over all devices (each call is one request to your server when the provider fetches).\n\n"
+        out += "| variant | requests/day | mean per minute | p99 per minute | peak per minute | peak ÷ mean | peak vs \(result.variants.first?.name ?? "base") |\n"
+        out += "|---|--:|--:|--:|--:|--:|--:|\n"
+        for (index, variant) in result.variants.enumerated() {
+            let load = loads[index]
+            out += "| \(variant.name) | \(FixedDecimal.format(Double(load.total) / Double(result.days), decimals: 0)) "
+            out += "| \(FixedDecimal.format(load.mean, decimals: 1)) | \(load.p99) | \(load.peak) | \(FixedDecimal.format(load.peakToMean, decimals: 1)) "
+            out += "| \(index == 0 ? "–" : peakChange(index).map { signedPercent($0) } ?? "–") |\n"
+        }
+        out += "\n" + peakVerdict() + "\n"
+        out += "![Requests per minute over the run](load.svg)\n\n![Requests per minute around the busiest minute](load-peak.svg)\n\n"
+        out += "## Reloads and freshness\n\n"
+        out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timeouts | stale views | mean staleness | staleness p50 | staleness p95 |\n"
+        out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        for variant in result.variants {
+            let a = variant.aggregate
+            let days = deviceDays(a)
+            out += "| \(variant.name) | \(FixedDecimal.format(days == 0 ? 0 : Double(a.requests) / Double(days), decimals: 1)), "
+            out += "\(a.reloadsPerDeviceDayPercentile(50) ?? 0), \(a.reloadsPerDeviceDayPercentile(95) ?? 0) "
+            out += "| \(FixedDecimal.format(rate(a.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.freeReloads, a), decimals: 1)) "
+            out += "| \(FixedDecimal.format(rate(a.withheldRequests, a), decimals: 2)) | \(a.timeouts) | \(FixedDecimal.percent(a.staleViews, of: a.views))% "
+            out += "| \(DurationText.format(a.views == 0 ? 0 : (Double(a.stalenessTotal) / Double(a.views)).rounded())) "
+            out += "| ≤ \(DurationText.format(Double(a.stalenessPercentile(50) ?? 0))) | ≤ \(DurationText.format(Double(a.stalenessPercentile(95) ?? 0))) |\n"
+        }
+        out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
+        for variant in result.variants { out += "| \(variant.name) | \(variant.description) |\n" }
+        out += """
+
+            ## How to read this report
+
+            - *peak ÷ mean* is how much capacity the busiest minute needs beyond the average; F25 warns that `after(date)` dates aligned to the wall clock make many devices reload together.
+            - *reloads per device-day* counts every provider call of a device in a day (budgeted and free); its distribution is in `reloads_per_device_day.csv`, and every minute's load in `server_load.csv`.
+            - Staleness percentiles come from a histogram with 10-second bins, so they are upper bounds within 10 s.
+            - The run is deterministic: the same scenario and seed give the same bytes, whatever the number of threads or shards.
+
+            """
+        return out
+    }
+
+    func signedPercent(_ value: Double) -> String {
+        (value > 0 ? "+" : "") + FixedDecimal.format(value, decimals: 1) + " %"
+    }
+
+    /// The F25 statement: how far each variant moves the peak from the base's.
+    func peakVerdict() -> String {
+        guard result.variants.count > 1, let base = loads.first, base.peak > 0 else { return "" }
+        var lines: [String] = []
+        for index in 1..<loads.count {
+            let change = peakChange(index)!
+            let totalChange = Double(loads[index].total - base.total) / Double(max(1, base.total)) * 100
+            var line = "- **`\(result.variants[index].name)` " + (change <= 0 ? "cuts" : "raises") + " the peak"
+            line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
+            line += " with \(signedPercent(totalChange)) requests in all."
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Requests per minute as a line per variant: the whole run (each point the
+/// busiest minute of a 10-minute bucket, so peaks survive) or a window at
+/// minute resolution.
+struct LoadChart {
+    let result: FleetResult
+    let calendar: CivilCalendar
+    let window: Range<Int>?
+
+    func render() -> String {
+        let left = 70.0
+        let right = 736.0
+        let top = 44.0
+        let bottom = 280.0
+        var svg = SVGCanvas(width: 760, height: 340)
+        let minutes = result.variants.first?.aggregate.requestsPerMinute.count ?? 0
+        let range = window ?? 0..<minutes
+        let bucket = window == nil ? 10 : 1
+        let title = window == nil ? "Requests per minute (busiest minute of each 10)" : "Requests per minute around the busiest minute"
+        svg.text(left, 20, "\(result.scenario): \(title)", size: 13, bold: true)
+        let series = result.variants.map { variant -> [(Int, Int)] in
+            stride(from: range.lowerBound, to: range.upperBound, by: bucket).map { start in
+                (start, variant.aggregate.requestsPerMinute[start..<min(range.upperBound, start + bucket)].max() ?? 0)
+            }
+        }
+        let peak = Double(series.flatMap { $0.map(\.1) }.max() ?? 1)
+        let ticks = Ticks.nice(maximum: max(1, peak) * 1.05)
+        func x(_ minute: Int) -> Double { left + (right - left) * Double(minute - range.lowerBound) / Double(max(1, range.count)) }
+        func y(_ value: Double) -> Double { bottom - (bottom - top) * value / ticks.last! }
+        for tick in ticks {
+            svg.line(left, y(tick), right, y(tick), stroke: SVGCanvas.Palette.faint)
+            svg.text(left - 6, y(tick) + 4, DurationText.plain(tick), size: 10, anchor: .end)
+        }
+        svg.text(left - 52, (top + bottom) / 2, "requests per minute", size: 11, anchor: .middle, rotate: true)
+        if window == nil {
+            for day in 0...(minutes / 1_440) {
+                svg.line(x(day * 1_440), bottom, x(day * 1_440), bottom + 4, stroke: SVGCanvas.Palette.ink)
+                svg.text(x(day * 1_440), bottom + 16, "\(day)d", size: 10, anchor: .middle)
+            }
+            svg.text((left + right) / 2, bottom + 32, "days since the start", size: 11, anchor: .middle)
+        } else {
+            for minute in stride(from: range.lowerBound - range.lowerBound % 60 + 60, to: range.upperBound, by: 60) {
+                let civil = calendar.civil(minute * Seconds.minute)
+                svg.line(x(minute), top, x(minute), bottom, stroke: SVGCanvas.Palette.faint)
+                svg.text(x(minute), bottom + 16, (civil.hour < 10 ? "0" : "") + "\(civil.hour):00", size: 10, anchor: .middle)
+            }
+            svg.text((left + right) / 2, bottom + 32, "time (\(CivilCalendar.formatOffset(calendar.utcOffsetSeconds)))", size: 11, anchor: .middle)
+        }
+        for (index, points) in series.enumerated() {
+            let color = SVGCanvas.Palette.series[index % SVGCanvas.Palette.series.count]
+            svg.polyline(points.map { (x($0.0), y(Double($0.1))) }, stroke: color, width: 1.2)
+        }
+        svg.line(left, bottom, right, bottom, stroke: SVGCanvas.Palette.ink)
+        svg.legend(left, bottom + 52, result.variants.enumerated().map { item in
+            let color = SVGCanvas.Palette.series[item.offset % SVGCanvas.Palette.series.count]
+            let peak = item.element.aggregate.requestsPerMinute.max() ?? 0
+            return ("\(item.element.name) (peak \(peak))", { canvas, x, y in canvas.line(x - 6, y, x + 6, y, stroke: color, width: 2) })
+        })
+        return svg.document
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import WidgetSim
+
+/// `widgetsim fleet`: simulate a population of devices and report server load.
+struct FleetCommand: Command {
+    static let name = "fleet"
+    static let abstract = "Simulate a fleet scenario's devices and report server load, reloads and staleness."
+    static let arguments = "<scenario> [--devices <n>] [--threads <n>] [--shard <i/n> --partial <file>] [--out <dir>]"
+    static let options = [
+        OptionSpec(name: "devices", short: nil, valueName: "n", help: "Override the number of devices (1...\(FleetSetup.maximumDevices))."),
+        ScenarioOptions.seed,
+        ScenarioOptions.days,
+        OptionSpec(name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it."),
+        OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
+        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report."),
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.scenarios,
+        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+    ]
+    static let discussion = """
+        Runs the base and every variant over the same devices and writes fleet.md,
+        fleet.csv, server_load.csv, reloads_per_device_day.csv, load.svg and
+        load-peak.svg. Memory does not grow with the number of devices.
+
+        To spread a run over machines, run each shard with --shard i/n --partial
+        part-i.txt, then 'widgetsim merge part-*.txt'; the merged report is
+        byte-identical to an unsharded run.
+        """
+
+    var scenario: ScenarioReference
+    var devices: Int?
+    var seed: UInt64?
+    var days: Int?
+    var threads: Int?
+    var shard: FleetRun.Shard
+    var partial: String?
+    var outputDirectory: String
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.count == 1 else {
+            throw .usage(arguments.positionals.isEmpty ? "missing <scenario>" : "expected one <scenario>, got \(arguments.positionals.count)")
+        }
+        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        devices = try arguments.integer("devices", in: 1...FleetSetup.maximumDevices)
+        seed = try arguments.seed("seed")
+        days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
+        threads = try arguments.integer("threads", in: 1...256)
+        shard = .whole
+        if let text = arguments.value("shard") {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000,
+                  index >= 1, index <= count else {
+                throw .usage("option '--shard' must be i/n with 1 ≤ i ≤ n ≤ 100000, got '\(text)'")
+            }
+            shard = FleetRun.Shard(index: index - 1, count: count)
+            guard arguments.value("partial") != nil else {
+                throw .usage("'--shard' needs '--partial <file>': a shard's result is merged later with 'widgetsim merge'")
+            }
+        }
+        partial = arguments.value("partial")
+        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        quiet = arguments.has("quiet")
+    }
+
+    func run(console: Console) throws(CommandError) {
+        var document = try scenario.loadDocument()
+        guard document.base.fleet != nil else {
+            throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)'", code: .usage)
+        }
+        if let devices { document.override { $0.fleet?.deviceCount = devices } }
+        if let seed { document.override { $0.seed = seed } }
+        if let days { document.override { $0.days = days } }
+        var options = FleetRun.Options()
+        if let threads { options.threads = threads }
+        options.shard = shard
+        try FleetMemory.check(document, threads: options.threads)
+
+        let deviceTotal = shard.devices(of: document.base.fleet!.deviceCount).underestimatedCount
+        let variants = document.all.count
+        let progress = quiet ? nil : ProgressLine("fleet \(document.base.name)")
+        let result = FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
+            progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "devices")
+        }
+        progress?.finish()
+        if let partial {
+            try writePartial(FleetPartialFile.render(result), to: partial)
+            if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(deviceTotal) devices) to \(partial)") }
+            return
+        }
+        let files = FleetReport(result).files()
+        try writeReports(files, to: outputDirectory)
+        guard !quiet else { return }
+        console.out(summaryLine(result))
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+    }
+
+    func summaryLine(_ result: FleetResult) -> String {
+        let base = result.variants[0].aggregate
+        var text = "\(result.scenario): \(result.deviceCount) devices × \(result.days) days, \(base.widgetDays) widget-days, \(base.events) events per variant"
+        for variant in result.variants {
+            text += "\n  \(variant.name): peak \(variant.aggregate.requestsPerMinute.max() ?? 0) requests/minute, \(variant.aggregate.requests) requests"
+        }
+        return text
+    }
+}
+
+/// `widgetsim merge`: combine partial fleet results into one report.
+struct MergeCommand: Command {
+    static let name = "merge"
+    static let abstract = "Merge the partial results of a sharded fleet run into its report."
+    static let arguments = "<partial>... [--out <dir>]"
+    static let options = [
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+    ]
+    static let discussion = "Every shard of the run must be given exactly once. The report is byte-identical to an unsharded run's."
+
+    var files: [String]
+    var outputDirectory: String?
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard !arguments.positionals.isEmpty else { throw .usage("missing <partial> files") }
+        files = arguments.positionals
+        outputDirectory = arguments.value("out")
+        quiet = arguments.has("quiet")
+    }
+
+    func run(console: Console) throws(CommandError) {
+        var parts: [FleetResult] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandError("\(file): cannot read the partial result (missing or unreadable)", code: .noInput)
+            }
+            do {
+                parts.append(try FleetPartialFile.parse(String(decoding: data, as: UTF8.self), file: file))
+            } catch {
+                throw CommandError(error.description, code: .dataError)
+            }
+        }
+        let merged: FleetResult
+        do {
+            merged = try FleetResult.merge(parts)
+        } catch {
+            throw CommandError(error.description, code: .dataError)
+        }
+        let directory = outputDirectory ?? "Reports/\(merged.scenario)"
+        let files = FleetReport(merged).files()
+        try writeReports(files, to: directory)
+        if !quiet { console.out("merged \(parts.count) partial results of '\(merged.scenario)' into \(directory)/") }
+    }
+}
+
+/// Refuses fleet runs that would need more memory than is reasonable, before starting.
+enum FleetMemory {
+    /// The most a fleet run may plan to use.
+    static let limitBytes = 4 * 1024 * 1024 * 1024
+
+    static func estimate(days: Int, variants: Int, threads: Int) -> Int {
+        let aggregate = (days * 1_440 + FleetAggregate.stalenessBinCount + FleetAggregate.reloadBinCount) * 8
+        // One aggregate per thread while running, one per variant kept, plus the
+        // per-minute CSV text of every variant (about 12 bytes a value).
+        return aggregate * (threads + variants) + days * 1_440 * (40 + 12 * variants) + 64 * 1024 * 1024
+    }
+
+    static func check(_ document: ScenarioDocument, threads: Int) throws(CommandError) {
+        let bytes = estimate(days: document.base.days, variants: document.all.count, threads: threads)
+        guard bytes <= limitBytes else {
+            throw CommandError(
+                "this fleet run would need about \(bytes / 1_048_576) MiB (\(document.base.days) days × \(document.all.count) variants × \(threads) threads); the limit is \(limitBytes / 1_048_576) MiB: use fewer days, variants or threads",
+                code: .usage)
+        }
+    }
+}
+
+/// Writes a partial result atomically (temporary file, then rename).
+func writePartial(_ text: String, to path: String) throws(CommandError) {
+    let url = URL(fileURLWithPath: path)
+    do {
+        try Data(text.utf8).write(to: url, options: .atomic)
+    } catch {
+        throw CommandError("\(path): cannot write the partial result: \(error.localizedDescription)", code: .ioError)
+    }
+}
