@@ -4,6 +4,7 @@
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
+#   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 SWIFT ?= swift
@@ -11,12 +12,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz clean help
 
 all: build
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,10p' Makefile
 
 build:
 	$(SWIFT) build
@@ -51,10 +52,17 @@ bench:
 	$(SWIFT) build -c release --product widgetsim-bench
 	.build/release/widgetsim-bench $(BENCH_ARGS)
 
+# Release speed with the internal invariant checks compiled in, in a build
+# folder of its own so the normal release build is untouched.
+SEEDS ?= 10000
+fuzz:
+	$(SWIFT) build -c release -Xswiftc -DWIDGETSIM_INTERNAL_CHECKS --scratch-path .build-fuzz --product widgetsim-fuzz
+	.build-fuzz/release/widgetsim-fuzz $(if $(SEED),--seed $(SEED) --keep fuzz-$(SEED),--seeds $(SEEDS))
+
 # Recording fails on purpose (so it never passes unnoticed); the second run verifies.
 golden: build
 	-WIDGETSIM_RECORD_GOLDEN=1 $(SWIFT) test --filter GoldenReportTests
 	$(SWIFT) test --filter GoldenReportTests
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .shards

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "WidgetSim", targets: ["WidgetSim"]),
         .executable(name: "widgetsim", targets: ["widgetsim"]),
         .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
+        .executable(name: "widgetsim-fuzz", targets: ["WidgetSimFuzz"]),
     ],
     targets: [
         // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
@@ -27,6 +28,8 @@ let package = Package(
         .executableTarget(name: "widgetsim", dependencies: ["WidgetSimCLI"]),
         // `make bench`: speed and memory, measured in child processes; never run by `make test`.
         .executableTarget(name: "WidgetSimBench", dependencies: ["WidgetSim"]),
+        // `make fuzz`: random scenarios by the hundred thousand; never run by `make test`.
+        .executableTarget(name: "WidgetSimFuzz", dependencies: ["WidgetSim"]),
         .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -51,6 +51,10 @@ enum ScenarioOptions {
     static let days = OptionSpec(
         name: "days", short: nil, valueName: "n",
         help: "Override the number of simulated days (1...\(ScenarioLimits.maximumDays)).")
+    static let threads = OptionSpec(
+        name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it.")
+    static let out = OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>).")
+    static let quiet = OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors.")
 }
 
 /// Finds and loads a scenario given as a name or a path.

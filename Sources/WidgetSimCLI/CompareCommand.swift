@@ -12,10 +12,10 @@ struct CompareCommand: Command {
         OptionSpec(name: "no-sweep", short: nil, valueName: nil, help: "Run the scenario's own budget model only."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
-        OptionSpec(name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it."),
-        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.threads,
+        ScenarioOptions.out,
         ScenarioOptions.scenarios,
-        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+        ScenarioOptions.quiet,
     ]
     static let discussion = """
         Writes comparison.csv, comparison.md and comparison.svg. The scenario's
@@ -72,6 +72,10 @@ struct CompareCommand: Command {
         let own = document.base.scheduler.budgetModel
         options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
         if let threads { options.threads = threads }
+        let bytes = MemoryEstimate.compareBytes(document.base, threads: options.threads)
+        if let refusal = MemoryEstimate.refusal(bytes, what: "comparing \(document.base.devices.count) device(s) over \(document.base.days) days on \(options.threads) threads") {
+            throw CommandError(refusal, code: days == nil ? .dataError : .usage)
+        }
         let progress = quiet ? nil : ProgressLine("compare \(document.base.name)")
         let comparison = Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
         progress?.finish()

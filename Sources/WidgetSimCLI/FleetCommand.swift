@@ -10,12 +10,12 @@ struct FleetCommand: Command {
         OptionSpec(name: "devices", short: nil, valueName: "n", help: "Override the number of devices (1...\(FleetSetup.maximumDevices))."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
-        OptionSpec(name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it."),
+        ScenarioOptions.threads,
         OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
         OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report."),
-        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.out,
         ScenarioOptions.scenarios,
-        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+        ScenarioOptions.quiet,
     ]
     static let discussion = """
         Runs the base and every variant over the same devices and writes fleet.md,
@@ -111,8 +111,8 @@ struct MergeCommand: Command {
     static let abstract = "Merge the partial results of a sharded fleet run into its report."
     static let arguments = "<partial>... [--out <dir>]"
     static let options = [
-        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
-        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+        ScenarioOptions.out,
+        ScenarioOptions.quiet,
     ]
     static let discussion = "Every shard of the run must be given exactly once. The report is byte-identical to an unsharded run's."
 
@@ -152,11 +152,8 @@ struct MergeCommand: Command {
     }
 }
 
-/// Refuses fleet runs that would need more memory than is reasonable, before starting.
+/// Refuses fleet runs that would need more memory than the machine has, before starting.
 enum FleetMemory {
-    /// The most a fleet run may plan to use.
-    static let limitBytes = 4 * 1024 * 1024 * 1024
-
     static func estimate(days: Int, variants: Int, threads: Int) -> Int {
         let aggregate = (days * 1_440 + FleetAggregate.stalenessBinCount + FleetAggregate.reloadBinCount) * 8
         // One aggregate per thread while running, one per variant kept, plus the
@@ -166,20 +163,17 @@ enum FleetMemory {
 
     static func check(_ document: ScenarioDocument, threads: Int) throws(CommandError) {
         let bytes = estimate(days: document.base.days, variants: document.all.count, threads: threads)
-        guard bytes <= limitBytes else {
-            throw CommandError(
-                "this fleet run would need about \(bytes / 1_048_576) MiB (\(document.base.days) days × \(document.all.count) variants × \(threads) threads); the limit is \(limitBytes / 1_048_576) MiB: use fewer days, variants or threads",
-                code: .usage)
+        if let refusal = MemoryEstimate.refusal(Double(bytes), what: "this fleet run (\(document.base.days) days × \(document.all.count) variants × \(threads) threads)") {
+            throw CommandError(refusal, code: .usage)
         }
     }
 }
 
 /// Writes a partial result atomically (temporary file, then rename).
 func writePartial(_ text: String, to path: String) throws(CommandError) {
-    let url = URL(fileURLWithPath: path)
     do {
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try ReportDirectory.writeFile(text, to: path)
     } catch {
-        throw CommandError("\(path): cannot write the partial result: \(error.localizedDescription)", code: .ioError)
+        throw CommandError(error.description, code: .ioError)
     }
 }

@@ -8,10 +8,10 @@ struct SimulateCommand: Command {
     static let options = [
         ScenarioOptions.seed,
         ScenarioOptions.days,
-        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>)."),
+        ScenarioOptions.out,
         OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
         ScenarioOptions.scenarios,
-        OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors."),
+        ScenarioOptions.quiet,
     ]
     static let discussion = """
         <scenario> is a name looked up as Scenarios/<name>.json, or a path to a
@@ -48,6 +48,9 @@ struct SimulateCommand: Command {
         try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
+        if let refusal = MemoryEstimate.refusal(MemoryEstimate.simulateBytes(setup), what: "simulating \(setup.devices.count) device(s) for \(setup.days) days") {
+            throw CommandError(refusal, code: days == nil ? .dataError : .usage)
+        }
         let collector = Simulation.run(setup)
         let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
         try writeReports(files, to: outputDirectory)

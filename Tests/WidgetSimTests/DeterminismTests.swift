@@ -17,7 +17,7 @@ struct DeterminismTests {
         let setup = try Self.weather()
         let first = Self.render(setup)
         let second = Self.render(setup)
-        #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "staleness.svg", "timeline-phone-forecast.svg"])
+        #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "parameters.csv", "staleness.svg", "timeline-phone-forecast.svg"])
         #expect(first == second)
     }
 

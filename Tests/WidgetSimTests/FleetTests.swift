@@ -103,6 +103,6 @@ struct FleetTests {
         #expect(cold.widgetDays == warm.widgetDays)
         #expect(warm.events > cold.events)
         // Without warm-up every widget's initial reload falls in the counted day.
-        #expect(cold.freeReloads > warm.freeReloads)
+        #expect(cold.counts.freeReloads > warm.counts.freeReloads)
     }
 }

@@ -11,6 +11,14 @@ struct StalenessTests {
         return truth
     }
 
+    /// A widget of six hourly forecast entries aligned to the hour, never reloading.
+    static func forecastWidget(horizon: Double) -> WidgetSetup {
+        .configured("w", policy: .never, entries: 6, truth: hourlyTruth(horizon: horizon)) {
+            $0.forecasts = true
+            $0.alignEntries = true
+        }
+    }
+
     static func views(_ widget: WidgetSetup, at times: [SimTime], edit: (inout Fixture) -> Void = { _ in }) -> [ViewRecord] {
         var fixture = Fixture(widget)
         fixture.script = times.map { ScriptedAction(at: $0, .view(page: 0)) }
@@ -28,11 +36,7 @@ struct StalenessTests {
 
     /// E5: a forecast entry that foresaw the changes before its date is fresh.
     @Test func aForecastThatFoundTheChangesStaysFresh() {
-        let widget = WidgetSetup.configured("w", policy: .never, entries: 6, truth: Self.hourlyTruth(horizon: 1e9)) {
-            $0.forecasts = true
-            $0.alignEntries = true
-        }
-        let views = Self.views(widget, at: [2 * Seconds.hour + 1_800])
+        let views = Self.views(Self.forecastWidget(horizon: 1e9), at: [2 * Seconds.hour + 1_800])
         #expect(views[0].shownEntryDate == 2 * Seconds.hour)
         #expect(views[0].dataAsOf == 2 * Seconds.hour)
         #expect(!views[0].isStale)
@@ -40,11 +44,7 @@ struct StalenessTests {
 
     /// E5: a forecast that got its hour wrong is stale from that hour's change.
     @Test func aWrongForecastIsStaleFromTheChangeItGotWrong() {
-        let widget = WidgetSetup.configured("w", policy: .never, entries: 6, truth: Self.hourlyTruth(horizon: 0)) {
-            $0.forecasts = true
-            $0.alignEntries = true
-        }
-        let views = Self.views(widget, at: [2 * Seconds.hour + 1_800])
+        let views = Self.views(Self.forecastWidget(horizon: 0), at: [2 * Seconds.hour + 1_800])
         #expect(views[0].shownEntryDate == 2 * Seconds.hour)
         #expect(views[0].isStale && views[0].staleness == 1_800)
     }

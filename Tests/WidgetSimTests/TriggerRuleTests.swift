@@ -198,3 +198,42 @@ struct SlowProvider: TimelineProvider {
         return Timeline(entries: [PlainEntry(date: context.now)], policy: .after(context.reloadStartedAt + Seconds.hour))
     }
 }
+
+/// F22: the extension is halted at the time limit, so whatever a timed-out
+/// call would have cached never happened.
+@Suite("Provider time limit")
+struct ProviderTimeLimitTests {
+    @Test func aTimedOutCallLeavesNoTraceInTheProvidersCache() {
+        // The first reload's fetch takes 45 s (past the 30 s limit); every
+        // later fetch fails, so the provider can only show what it cached.
+        var fixture = Fixture(.custom("cache") { CachingProvider() })
+        fixture.script = [ScriptedAction(at: 2 * Seconds.hour + 60, .view(page: 0))]
+        let run = fixture.run()
+        #expect(run.calls().map(\.result).prefix(2) == [.ok, .timedOut])
+        // The view shows data fetched by the initial call, never the halted one's.
+        #expect(run.views.first?.dataAsOf == 1)
+    }
+}
+
+/// Fetches once successfully at t = 0, once too slowly, then always fails,
+/// answering from its cache as an app would.
+struct CachingProvider: TimelineProvider {
+    var cachedFetch: SimTime?
+    var calls = 0
+
+    func placeholder(in context: TimelineProviderContext) -> PlainEntry { PlainEntry(date: context.now) }
+    func snapshot(in context: TimelineProviderContext) -> PlainEntry { PlainEntry(date: context.now) }
+    mutating func timeline(in context: inout TimelineProviderContext) -> Timeline<PlainEntry> {
+        calls += 1
+        switch calls {
+        case 1: context.work(seconds: 1)
+        case 2: context.work(seconds: 45)
+        default:
+            context.work(seconds: 1)
+            return Timeline(entries: [PlainEntry(date: context.now, fetched: cachedFetch ?? 0)], policy: .after(context.now + Seconds.hour))
+        }
+        cachedFetch = context.now
+        return Timeline(entries: [PlainEntry(date: context.now, fetched: context.now)], policy: .after(context.now + Seconds.hour))
+    }
+
+}

@@ -2,28 +2,19 @@
 /// policy comparison ranks on. Kept as counts, so a run stores no rows.
 public struct RunMetrics: Equatable, Sendable {
     public var widgetDays: Double = 0
-    public var budgetedReloads = 0
-    public var freeReloads = 0
-    public var withheldRequests = 0
-    public var timeouts = 0
-    public var views = 0
-    public var staleViews = 0
-    /// Seconds of staleness summed over all views.
-    public var stalenessTotal = 0
+    public var counts = EventCounts()
     public var stalenessP50 = 0
     public var stalenessP95 = 0
     public var stalenessMax = 0
 
-    public var budgetedPerWidgetDay: Double { rate(budgetedReloads) }
-    public var freePerWidgetDay: Double { rate(freeReloads) }
-    public var withheldPerWidgetDay: Double { rate(withheldRequests) }
-    public var timeoutsPerWidgetDay: Double { rate(timeouts) }
+    public var budgetedPerWidgetDay: Double { rate(counts.budgetedReloads) }
+    public var freePerWidgetDay: Double { rate(counts.freeReloads) }
+    public var withheldPerWidgetDay: Double { rate(counts.withheldRequests) }
+    public var timeoutsPerWidgetDay: Double { rate(counts.timeouts) }
     /// Provider calls, which are server requests when the provider fetches.
-    public var callsPerWidgetDay: Double { rate(budgetedReloads + freeReloads) }
-    public var stalePercent: Double { views == 0 ? 0 : 100 * Double(staleViews) / Double(views) }
-    /// How long, on average, what a view showed had been out of date (a fresh
-    /// view counts as 0): how often and how long in one number.
-    public var meanStaleness: Double { views == 0 ? 0 : Double(stalenessTotal) / Double(views) }
+    public var callsPerWidgetDay: Double { rate(counts.requests) }
+    public var stalePercent: Double { counts.stalePercent }
+    public var meanStaleness: Double { counts.meanStaleness }
 
     private func rate(_ count: Int) -> Double { widgetDays == 0 ? 0 : Double(count) / widgetDays }
 
@@ -40,31 +31,25 @@ public struct RunMetrics: Equatable, Sendable {
     }
 }
 
-/// Counts a run's events without keeping rows.
+/// Counts a run's events without keeping rows (but every view's staleness, for percentiles).
 struct MetricsObserver: SimulationObserver {
-    var counts = RunMetrics()
+    var counts = EventCounts()
     var staleness: [Int] = []
 
-    mutating func reloadStarted(_ record: ReloadRecord) {
-        if record.budgeted { counts.budgetedReloads += 1 } else { counts.freeReloads += 1 }
-        if record.result == .timedOut { counts.timeouts += 1 }
-    }
+    mutating func reloadStarted(_ record: ReloadRecord) { counts.count(record) }
 
     mutating func widgetViewed(_ record: ViewRecord) {
-        counts.views += 1
-        if record.isStale { counts.staleViews += 1 }
-        counts.stalenessTotal += record.staleness
+        counts.count(record)
         staleness.append(record.staleness)
     }
 
-    mutating func reloadWithheld(_ record: WithheldRecord) {
-        counts.withheldRequests += record.requests
-    }
+    mutating func reloadWithheld(_ record: WithheldRecord) { counts.count(record) }
 
     mutating func dayStarted(_ record: DayStartRecord) {}
 
     func metrics(widgetDays: Double) -> RunMetrics {
-        var result = counts
+        var result = RunMetrics()
+        result.counts = counts
         result.widgetDays = widgetDays
         let sorted = staleness.sorted()
         result.stalenessP50 = Percentile.nearestRank(50, of: sorted) ?? 0

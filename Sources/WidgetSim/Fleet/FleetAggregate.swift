@@ -18,13 +18,7 @@ public struct FleetAggregate: Equatable, Sendable {
     public var widgetDays = 0
     /// Events processed by the simulators, warm-up included, for throughput measurements.
     public var events = 0
-    public var budgetedReloads = 0
-    public var freeReloads = 0
-    public var withheldRequests = 0
-    public var timeouts = 0
-    public var views = 0
-    public var staleViews = 0
-    public var stalenessTotal = 0
+    public var counts = EventCounts()
     /// Provider calls (server requests) started in each minute since the start.
     public var requestsPerMinute: [Int]
     /// Device-days by the number of reloads in them.
@@ -43,13 +37,7 @@ public struct FleetAggregate: Equatable, Sendable {
         devices += other.devices
         widgetDays += other.widgetDays
         events += other.events
-        budgetedReloads += other.budgetedReloads
-        freeReloads += other.freeReloads
-        withheldRequests += other.withheldRequests
-        timeouts += other.timeouts
-        views += other.views
-        staleViews += other.staleViews
-        stalenessTotal += other.stalenessTotal
+        counts.add(other.counts)
         for index in requestsPerMinute.indices { requestsPerMinute[index] += other.requestsPerMinute[index] }
         for index in reloadsPerDeviceDay.indices { reloadsPerDeviceDay[index] += other.reloadsPerDeviceDay[index] }
         for index in stalenessHistogram.indices { stalenessHistogram[index] += other.stalenessHistogram[index] }
@@ -85,7 +73,7 @@ public struct FleetAggregate: Equatable, Sendable {
     }
 
     /// Total provider calls.
-    public var requests: Int { budgetedReloads + freeReloads }
+    public var requests: Int { counts.requests }
 }
 
 /// Feeds one device at a time into a `FleetAggregate`, keeping no rows.
@@ -107,21 +95,18 @@ struct FleetObserver: SimulationObserver {
         guard time >= 0 else { return }
         aggregate.requestsPerMinute[time / Seconds.minute] += 1
         deviceDayReloads[time / Seconds.day] += 1
-        if record.budgeted { aggregate.budgetedReloads += 1 } else { aggregate.freeReloads += 1 }
-        if record.result == .timedOut { aggregate.timeouts += 1 }
+        aggregate.counts.count(record)
     }
 
     mutating func widgetViewed(_ record: ViewRecord) {
         guard record.time >= warmUp else { return }
-        aggregate.views += 1
-        if record.isStale { aggregate.staleViews += 1 }
-        aggregate.stalenessTotal += record.staleness
+        aggregate.counts.count(record)
         aggregate.stalenessHistogram[FleetAggregate.stalenessBin(record.staleness)] += 1
     }
 
     mutating func reloadWithheld(_ record: WithheldRecord) {
         guard record.time >= warmUp else { return }
-        aggregate.withheldRequests += record.requests
+        aggregate.counts.count(record)
     }
 
     mutating func dayStarted(_ record: DayStartRecord) {}

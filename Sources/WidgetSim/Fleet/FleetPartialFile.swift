@@ -24,7 +24,8 @@ public enum FleetPartialFile {
             let a = variant.aggregate
             lines.append("variant \(variant.name)")
             lines.append("variant-description \(JSONText.escaped(variant.description))")
-            lines.append("counts \(a.devices) \(a.widgetDays) \(a.events) \(a.budgetedReloads) \(a.freeReloads) \(a.withheldRequests) \(a.timeouts) \(a.views) \(a.staleViews) \(a.stalenessTotal)")
+            let c = a.counts
+            lines.append("counts \(a.devices) \(a.widgetDays) \(a.events) \(c.budgetedReloads) \(c.freeReloads) \(c.withheldRequests) \(c.timeouts) \(c.views) \(c.staleViews) \(c.stalenessTotal)")
             lines.append("requests-per-minute " + sparse(a.requestsPerMinute))
             lines.append("reloads-per-device-day " + sparse(a.reloadsPerDeviceDay))
             lines.append("staleness " + sparse(a.stalenessHistogram))
@@ -66,8 +67,9 @@ public enum FleetPartialFile {
             guard counts.count == 10, counts.allSatisfy({ $0 >= 0 }) else { throw reader.error("bad counts line") }
             var aggregate = FleetAggregate(days: days)
             (aggregate.devices, aggregate.widgetDays, aggregate.events) = (counts[0], counts[1], counts[2])
-            (aggregate.budgetedReloads, aggregate.freeReloads, aggregate.withheldRequests, aggregate.timeouts) = (counts[3], counts[4], counts[5], counts[6])
-            (aggregate.views, aggregate.staleViews, aggregate.stalenessTotal) = (counts[7], counts[8], counts[9])
+            (aggregate.counts.budgetedReloads, aggregate.counts.freeReloads) = (counts[3], counts[4])
+            (aggregate.counts.withheldRequests, aggregate.counts.timeouts) = (counts[5], counts[6])
+            (aggregate.counts.views, aggregate.counts.staleViews, aggregate.counts.stalenessTotal) = (counts[7], counts[8], counts[9])
             aggregate.requestsPerMinute = try reader.sparse("requests-per-minute", length: aggregate.requestsPerMinute.count)
             aggregate.reloadsPerDeviceDay = try reader.sparse("reloads-per-device-day", length: aggregate.reloadsPerDeviceDay.count)
             aggregate.stalenessHistogram = try reader.sparse("staleness", length: aggregate.stalenessHistogram.count)

@@ -33,6 +33,10 @@ public struct ConfiguredProvider: TimelineProvider {
         public var alignEntries: Bool = false
         /// Entries after the first predict the truth at their date (E5).
         public var forecasts: Bool = false
+        /// Explicit entry dates, as seconds after the fetch, strictly increasing
+        /// (an irregular timeline such as a day's meetings). When set, it
+        /// replaces `entryCount`, `entrySpacing` and `alignEntries`.
+        public var entryOffsets: [Int]?
         public var policy: Policy = .atEnd
         /// Round the `after` date up to a multiple of this many seconds on the
         /// local clock (0 = no rounding). Rounding to the hour makes a fleet
@@ -99,6 +103,12 @@ public struct ConfiguredProvider: TimelineProvider {
         if settings.backgroundSessionProbability > 0,
            context.randomUnit() < settings.backgroundSessionProbability {
             context.startBackgroundSession(completingAfter: settings.backgroundSessionDuration)
+        }
+        if let offsets = settings.entryOffsets {
+            for (index, offset) in offsets.enumerated() {
+                entries.append(ScheduledEntry(date: now + offset, dataFetchedAt: dataAsOf, isForecast: index > 0 && settings.forecasts))
+            }
+            return reloadPolicy(now: now, context: &context)
         }
         entries.append(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
         var date = now

@@ -84,12 +84,12 @@ public struct FleetReport {
                 FixedDecimal.format(deviceDays(a) == 0 ? 0 : Double(a.requests) / Double(deviceDays(a)), decimals: 2),
                 a.reloadsPerDeviceDayPercentile(50).map(String.init) ?? "",
                 a.reloadsPerDeviceDayPercentile(95).map(String.init) ?? "",
-                FixedDecimal.format(rate(a.budgetedReloads, a), decimals: 2),
-                FixedDecimal.format(rate(a.freeReloads, a), decimals: 2),
-                FixedDecimal.format(rate(a.withheldRequests, a), decimals: 3),
-                FixedDecimal.format(rate(a.timeouts, a), decimals: 4),
-                FixedDecimal.percent(a.staleViews, of: a.views),
-                FixedDecimal.format(a.views == 0 ? 0 : Double(a.stalenessTotal) / Double(a.views), decimals: 1),
+                FixedDecimal.format(rate(a.counts.budgetedReloads, a), decimals: 2),
+                FixedDecimal.format(rate(a.counts.freeReloads, a), decimals: 2),
+                FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 3),
+                FixedDecimal.format(rate(a.counts.timeouts, a), decimals: 4),
+                FixedDecimal.percent(a.counts.staleViews, of: a.counts.views),
+                FixedDecimal.format(a.counts.views == 0 ? 0 : Double(a.counts.stalenessTotal) / Double(a.counts.views), decimals: 1),
                 a.stalenessPercentile(50).map(String.init) ?? "",
                 a.stalenessPercentile(95).map(String.init) ?? "",
             ])
@@ -144,9 +144,9 @@ public struct FleetReport {
             let days = deviceDays(a)
             out += "| \(variant.name) | \(FixedDecimal.format(days == 0 ? 0 : Double(a.requests) / Double(days), decimals: 1)), "
             out += "\(a.reloadsPerDeviceDayPercentile(50) ?? 0), \(a.reloadsPerDeviceDayPercentile(95) ?? 0) "
-            out += "| \(FixedDecimal.format(rate(a.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.freeReloads, a), decimals: 1)) "
-            out += "| \(FixedDecimal.format(rate(a.withheldRequests, a), decimals: 2)) | \(a.timeouts) | \(FixedDecimal.percent(a.staleViews, of: a.views))% "
-            out += "| \(DurationText.format(a.views == 0 ? 0 : (Double(a.stalenessTotal) / Double(a.views)).rounded())) "
+            out += "| \(FixedDecimal.format(rate(a.counts.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.counts.freeReloads, a), decimals: 1)) "
+            out += "| \(FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 2)) | \(a.counts.timeouts) | \(FixedDecimal.percent(a.counts.staleViews, of: a.counts.views))% "
+            out += "| \(DurationText.format(a.counts.views == 0 ? 0 : (Double(a.counts.stalenessTotal) / Double(a.counts.views)).rounded())) "
             out += "| ≤ \(DurationText.format(Double(a.stalenessPercentile(50) ?? 0))) | ≤ \(DurationText.format(Double(a.stalenessPercentile(95) ?? 0))) |\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"

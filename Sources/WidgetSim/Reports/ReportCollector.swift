@@ -12,6 +12,20 @@ public struct ReportCollector: SimulationObserver, Sendable {
     public mutating func widgetViewed(_ record: ViewRecord) { views.append(record) }
     public mutating func reloadWithheld(_ record: WithheldRecord) { withheld.append(record) }
     public mutating func dayStarted(_ record: DayStartRecord) { dayStarts.append(record) }
+
+    /// Orders rows by (time, device), keeping the order of equal keys explicit
+    /// rather than trusting the sort to be stable.
+    mutating func sortRows() {
+        func ordered<Row>(_ rows: [Row], key: (Row) -> (Int, Int)) -> [Row] {
+            rows.enumerated().sorted { a, b in
+                let (left, right) = (key(a.element), key(b.element))
+                return left != right ? left < right : a.offset < b.offset
+            }.map(\.element)
+        }
+        reloads = ordered(reloads) { ($0.time, $0.device) }
+        views = ordered(views) { ($0.time, $0.device) }
+        withheld = ordered(withheld) { ($0.time, $0.device) }
+    }
 }
 
 /// Runs every device of a simulation in order and collects what happened.

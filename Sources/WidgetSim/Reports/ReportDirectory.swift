@@ -42,6 +42,18 @@ public enum ReportDirectory {
         let fileManager = FileManager.default
         let target = URL(fileURLWithPath: directory).standardizedFileURL
         let parent = target.deletingLastPathComponent()
+        // A file where a directory must go gets the same plain answer on every platform.
+        var ancestor = parent
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue {
+                    throw .cannotCreate(path: ancestor.path, reason: "it is a file, not a directory")
+                }
+                break
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -49,14 +61,16 @@ public enum ReportDirectory {
         }
         let token = "\(getpid())-\(ScratchRegistry.shared.nextToken())"
         let staging = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(token)")
+        // Registered before it exists, so an interruption at any point removes it.
+        ScratchRegistry.shared.add(staging.path)
         // A leftover of a killed run whose process id came round again.
         try? fileManager.removeItem(at: staging)
         do {
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
+            ScratchRegistry.shared.remove(staging.path)
             throw .cannotCreate(path: staging.path, reason: reason(error))
         }
-        ScratchRegistry.shared.add(staging.path)
         defer {
             try? fileManager.removeItem(at: staging)
             ScratchRegistry.shared.remove(staging.path)
@@ -64,14 +78,18 @@ public enum ReportDirectory {
 
         for file in files {
             let url = staging.appendingPathComponent(file.name)
-            do {
-                try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(file.contents.utf8).write(to: url)
-            } catch {
-                throw .cannotWrite(path: target.appendingPathComponent(file.name).path, reason: reason(error))
+            // Each write is a critical section, so an interruption cannot clean
+            // up while a write is half done (and no write can follow the clean-up).
+            try ScratchRegistry.shared.critical { () throws(ReportWriteError) in
+                do {
+                    try Data(file.contents.utf8).write(to: url)
+                } catch {
+                    throw .cannotWrite(path: target.appendingPathComponent(file.name).path, reason: reason(error))
+                }
             }
         }
 
+        ReportDirectory.pauseForTests()
         var isDirectory: ObjCBool = false
         let exists = fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory)
         guard exists else {
@@ -100,13 +118,46 @@ public enum ReportDirectory {
             try? fileManager.removeItem(at: retired)
             ScratchRegistry.shared.remove(retired.path)
         }
-        try rename(target.path, to: retired.path)
-        do {
-            try rename(staging.path, to: target.path)
-        } catch {
-            try? rename(retired.path, to: target.path)
-            throw error
+        // Two renames: an interruption must wait until both are done, or the
+        // old reports (then at `retired`) could be removed before the new
+        // ones are in place.
+        try ScratchRegistry.shared.critical { () throws(ReportWriteError) in
+            try rename(target.path, to: retired.path)
+            do throws(ReportWriteError) {
+                try rename(staging.path, to: target.path)
+            } catch {
+                try? rename(retired.path, to: target.path)
+                throw error
+            }
         }
+    }
+
+    /// Test hook: with `WIDGETSIM_TEST_PAUSE_BEFORE_SWAP=<seconds>`, waits after
+    /// writing every file and before moving them into place, so a test can
+    /// interrupt a run at its most delicate moment.
+    static func pauseForTests() {
+        guard let text = ProcessInfo.processInfo.environment["WIDGETSIM_TEST_PAUSE_BEFORE_SWAP"],
+              let seconds = Double(text), seconds > 0 else { return }
+        Thread.sleep(forTimeInterval: seconds)
+    }
+
+    /// Writes one file atomically: a temporary sibling, then a rename. An
+    /// interruption removes the temporary file; the old file stays as it was.
+    public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(ScratchRegistry.shared.nextToken())")
+        ScratchRegistry.shared.add(temporary.path)
+        defer {
+            try? FileManager.default.removeItem(at: temporary)
+            ScratchRegistry.shared.remove(temporary.path)
+        }
+        do {
+            try Data(contents.utf8).write(to: temporary)
+        } catch {
+            throw .cannotWrite(path: path, reason: reason(error))
+        }
+        try rename(temporary.path, to: url.path)
     }
 
     private static func rename(_ from: String, to: String) throws(ReportWriteError) {
@@ -167,12 +218,25 @@ public final class ScratchRegistry: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Removes every registered path. Called on interruption.
-    public func removeAll() {
+    /// On interruption: waits for a critical section in progress to finish,
+    /// removes every registered path, and exits with `code` without letting
+    /// any other critical section start (the lock is never released).
+    public func removeAllAndExit(_ code: Int32) -> Never {
+        criticalLock.lock()
         lock.lock()
         let pending = paths
         paths.removeAll()
         lock.unlock()
         for path in pending { try? FileManager.default.removeItem(atPath: path) }
+        exit(code)
+    }
+
+    private let criticalLock = NSLock()
+
+    /// Runs `body` so that `removeAll` cannot run in the middle of it.
+    func critical<Failure: Error>(_ body: () throws(Failure) -> Void) throws(Failure) {
+        criticalLock.lock()
+        defer { criticalLock.unlock() }
+        try body()
     }
 }

@@ -31,7 +31,7 @@ public struct ReportWriter {
 
     public init(setup: SimulationSetup, collector: ReportCollector) {
         self.setup = setup
-        self.collector = collector
+        self.collector = ReportWriter.chronological(collector)
         self.calendars = setup.devices.map { setup.calendar.withUTCOffset($0.utcOffsetSeconds ?? setup.utcOffsetSeconds) }
         self.totals = WidgetTotals(setup: setup, collector: collector)
     }
@@ -47,6 +47,7 @@ public struct ReportWriter {
             ReportFile(name: "views.csv", contents: viewsCSV()),
             ReportFile(name: "daily.csv", contents: dailyCSV()),
             ReportFile(name: "summary.md", contents: SummaryReport(writer: self).render()),
+            ReportFile(name: "parameters.csv", contents: ReportRules(setup.scheduler).csv()),
             ReportFile(name: "staleness.svg", contents: stalenessChart()),
         ]
         for chart in timelineCharts() {
@@ -89,6 +90,14 @@ public struct ReportWriter {
     }
 
     func widget(_ device: Int, _ widget: Int) -> WidgetSetup { setup.devices[device].widgets[widget] }
+
+    /// Rows of several devices interleaved by time (devices run one after
+    /// another), ties kept in device order and then in the order they happened.
+    static func chronological(_ collector: ReportCollector) -> ReportCollector {
+        var sorted = collector
+        sorted.sortRows()
+        return sorted
+    }
 
     func reloadsCSV() -> String {
         var csv = CSVText(header: ReportWriter.reloadsHeader)
@@ -146,13 +155,13 @@ public struct ReportWriter {
                         widget(device, index).id,
                         widget(device, index).kind,
                         day.budgetLimit.map(String.init) ?? "",
-                        String(day.reloadsBudgeted),
-                        String(day.reloadsFree),
-                        String(day.withheld),
-                        String(day.timedOut),
-                        String(day.views),
-                        String(day.staleViews),
-                        day.views == 0 ? "" : FixedDecimal.format(Double(day.stalenessSum) / Double(day.views), decimals: 1),
+                        String(day.events.budgetedReloads),
+                        String(day.events.freeReloads),
+                        String(day.events.withheldRequests),
+                        String(day.events.timeouts),
+                        String(day.events.views),
+                        String(day.events.staleViews),
+                        day.events.views == 0 ? "" : FixedDecimal.format(day.events.meanStaleness, decimals: 1),
                     ])
                 }
             }

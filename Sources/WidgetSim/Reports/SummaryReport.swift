@@ -28,12 +28,12 @@ struct SummaryReport {
             for (widgetIndex, widget) in device.widgets.enumerated() {
                 let total = writer.totals.total(device: deviceIndex, widget: widgetIndex)
                 let sorted = writer.totals.staleness[deviceIndex][widgetIndex]
-                let reloads = total.reloadsBudgeted + total.reloadsFree
+                let reloads = total.requests
                 out += "| \(device.id) | \(widget.id) | \(widget.provider.policySummary) "
                 out += "| \(FixedDecimal.format(Double(reloads) / days, decimals: 1)) "
-                out += "| \(FixedDecimal.format(Double(total.reloadsBudgeted) / days, decimals: 1)) "
-                out += "| \(FixedDecimal.format(Double(total.reloadsFree) / days, decimals: 1)) "
-                out += "| \(total.withheld) | \(total.timedOut) | \(total.views) "
+                out += "| \(FixedDecimal.format(Double(total.budgetedReloads) / days, decimals: 1)) "
+                out += "| \(FixedDecimal.format(Double(total.freeReloads) / days, decimals: 1)) "
+                out += "| \(total.withheldRequests) | \(total.timeouts) | \(total.views) "
                 out += "| \(FixedDecimal.percent(total.staleViews, of: total.views))% "
                 out += "| \(duration(Percentile.nearestRank(50, of: sorted))) "
                 out += "| \(duration(Percentile.nearestRank(95, of: sorted))) "

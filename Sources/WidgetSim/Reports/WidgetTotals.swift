@@ -7,13 +7,7 @@ struct WidgetTotals {
     struct Counts {
         var budgetLimit: Int?
         var hasDayStart = false
-        var reloadsBudgeted = 0
-        var reloadsFree = 0
-        var withheld = 0
-        var timedOut = 0
-        var views = 0
-        var staleViews = 0
-        var stalenessSum = 0
+        var events = EventCounts()
     }
 
     /// The first local day of each device.
@@ -41,22 +35,13 @@ struct WidgetTotals {
             perDay[record.device][record.widget][day].budgetLimit = record.budgetLimit
         }
         for record in collector.reloads {
-            let day = slot(record.device, record.time)
-            if record.budgeted {
-                perDay[record.device][record.widget][day].reloadsBudgeted += 1
-            } else {
-                perDay[record.device][record.widget][day].reloadsFree += 1
-            }
-            if record.result == .timedOut { perDay[record.device][record.widget][day].timedOut += 1 }
+            perDay[record.device][record.widget][slot(record.device, record.time)].events.count(record)
         }
         for record in collector.withheld {
-            perDay[record.device][record.widget][slot(record.device, record.time)].withheld += record.requests
+            perDay[record.device][record.widget][slot(record.device, record.time)].events.count(record)
         }
         for record in collector.views {
-            let day = slot(record.device, record.time)
-            perDay[record.device][record.widget][day].views += 1
-            if record.isStale { perDay[record.device][record.widget][day].staleViews += 1 }
-            perDay[record.device][record.widget][day].stalenessSum += record.staleness
+            perDay[record.device][record.widget][slot(record.device, record.time)].events.count(record)
             staleness[record.device][record.widget].append(record.staleness)
         }
         for device in staleness.indices {
@@ -65,15 +50,7 @@ struct WidgetTotals {
     }
 
     /// The widget's totals over the whole run.
-    func total(device: Int, widget: Int) -> Counts {
-        perDay[device][widget].reduce(into: Counts()) { sum, day in
-            sum.reloadsBudgeted += day.reloadsBudgeted
-            sum.reloadsFree += day.reloadsFree
-            sum.withheld += day.withheld
-            sum.timedOut += day.timedOut
-            sum.views += day.views
-            sum.staleViews += day.staleViews
-            sum.stalenessSum += day.stalenessSum
-        }
+    func total(device: Int, widget: Int) -> EventCounts {
+        perDay[device][widget].reduce(into: EventCounts()) { sum, day in sum.add(day.events) }
     }
 }

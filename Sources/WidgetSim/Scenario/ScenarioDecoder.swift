@@ -31,7 +31,7 @@ struct ScenarioDecoder {
     ]
     static let widgetFields = ["id", "kind", "family", "app", "page", "configuration", "provider", "truth", "tapsPerView", "addedAt"]
     static let providerFields = [
-        "entries", "entrySpacing", "alignEntries", "forecasts", "policy", "after", "afterAlignment", "jitter",
+        "entries", "entryOffsets", "entrySpacing", "alignEntries", "forecasts", "policy", "after", "afterAlignment", "jitter",
         "skipInactiveHours", "retryAfterFailure", "latency", "failureRate", "backgroundSessionProbability",
         "backgroundSessionDuration",
     ]
@@ -492,6 +492,30 @@ struct ScenarioDecoder {
         }
         if let spacing = object.optional("entrySpacing") { settings.entrySpacing = try spacing.wholeSeconds(minimum: 1, maximum: 30 * Seconds.day) }
         if let align = object.optional("alignEntries") { settings.alignEntries = try align.bool() }
+        if let list = object.optional("entryOffsets") {
+            for key in ["entries", "entrySpacing", "alignEntries"] {
+                if let other = object.optional(key) {
+                    throw other.invalid("\"\(key)\" together with \"entryOffsets\"", allowed: "either entryOffsets or entries/entrySpacing/alignEntries")
+                }
+            }
+            let values = try list.array()
+            guard !values.isEmpty, values.count <= ConfiguredProvider.Settings.maximumEntries else {
+                throw list.invalid(
+                    "\(values.count) entries",
+                    allowed: "1...\(ConfiguredProvider.Settings.maximumEntries) entries (timelines of about 400 entries were seen to stop updating, F23)")
+            }
+            var offsets: [Int] = []
+            for value in values {
+                let offset = try value.wholeSeconds(maximum: 30 * Seconds.day)
+                if let last = offsets.last, offset <= last {
+                    throw value.invalid(
+                        offset == last ? "duplicate entry at \(DurationText.format(Double(offset)))" : "entry at \(DurationText.format(Double(offset))) is out of order, after \(DurationText.format(Double(last)))",
+                        allowed: "strictly increasing offsets after the fetch")
+                }
+                offsets.append(offset)
+            }
+            settings.entryOffsets = offsets
+        }
         if let forecasts = object.optional("forecasts") { settings.forecasts = try forecasts.bool() }
         let policyValue = try object.required("policy")
         switch try policyValue.string() {

@@ -175,9 +175,9 @@ struct ObjectReader {
 }
 
 /// Durations written as text: "90s", "15m", "1h30m", "2d", "0.5s".
-enum DurationText {
+public enum DurationText {
     /// Seconds, or nil if the text is not a duration.
-    static func parse(_ text: String) -> Double? {
+    public static func parse(_ text: String) -> Double? {
         var total = 0.0
         var number = ""
         var sawUnit = false
@@ -204,7 +204,7 @@ enum DurationText {
     }
 
     /// A short human form: "90s", "15m", "1h30m", "2d".
-    static func format(_ seconds: Double) -> String {
+    public static func format(_ seconds: Double) -> String {
         guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(plain(seconds))s" }
         var remaining = Int(seconds)
         if remaining == 0 { return "0s" }

@@ -139,7 +139,9 @@ extension DeviceSimulator {
         let entry = entries[max(0, low - 1)]
         let mismatch = widgets[widget].truth.firstMismatch(
             fetchedAt: entry.dataFetchedAt, date: entry.date, isForecast: entry.isForecast)
-        let isStale = mismatch.map { $0 <= now } ?? false
+        // A change in the very second of the view is not yet visible at
+        // one-second resolution, so stale means "changed before this view".
+        let isStale = mismatch.map { $0 < now } ?? false
         observer.widgetViewed(ViewRecord(
             time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date,
             dataAsOf: entry.isForecast ? max(entry.date, entry.dataFetchedAt) : entry.dataFetchedAt,
@@ -156,6 +158,9 @@ extension DeviceSimulator {
 
     // MARK: App and media sessions (F17)
 
+    // scheduleNextAppSession and scheduleNextMediaSession call the static
+    // awakeArrival directly, on purpose: a shared instance helper taking one
+    // of the simulator's own streams `inout` makes Swift copy the simulator.
     mutating func scheduleNextAppSession(_ app: Int, day: Int, after: SimTime) {
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.apps[app].sessionsPerDay, shape: setup.user.hourlyActivity,

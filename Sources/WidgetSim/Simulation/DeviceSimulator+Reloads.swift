@@ -214,7 +214,8 @@ extension DeviceSimulator {
         widgets[widget].waitingForView = false
 
         var context = providerContext(widget, isPreview: false)
-        let policy = widgets[widget].provider.timeline(in: &context, into: &widgets[widget].incoming)
+        let policy = widgets[widget].provider.timeline(
+            in: &context, into: &widgets[widget].incoming, timeLimit: parameters.providerTimeLimit)
         widgets[widget].providerRandom = context.random
         let duration = context.now - now
         let timedOut = duration > parameters.providerTimeLimit

@@ -130,6 +130,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             now = event.time
             eventsProcessed += 1
             handle(event.payload)
+            _checkInvariants()
         }
     }
 

@@ -165,20 +165,23 @@ public struct AnyTimelineProvider {
     }
 
     /// Runs the provider, writing its entries (sorted by date) into `entries`.
-    func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
-        box.timeline(in: &context, into: &entries)
+    /// A call that takes longer than `timeLimit` seconds was halted (F22): its
+    /// effects on the provider's own state (a cache, say) are undone, because
+    /// the extension never got to make them.
+    func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
+        box.timeline(in: &context, into: &entries, timeLimit: timeLimit)
     }
 }
 
 class _AnyProviderBox {
     func placeholder(in context: TimelineProviderContext) -> ScheduledEntry { fatalError("abstract") }
     func snapshot(in context: TimelineProviderContext) -> ScheduledEntry { fatalError("abstract") }
-    func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
+    func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
         fatalError("abstract")
     }
 }
 
-final class _ProviderBox<Provider: TimelineProvider>: _AnyProviderBox {
+class _ProviderBox<Provider: TimelineProvider>: _AnyProviderBox {
     var provider: Provider
 
     init(_ provider: Provider) { self.provider = provider }
@@ -191,8 +194,10 @@ final class _ProviderBox<Provider: TimelineProvider>: _AnyProviderBox {
         ScheduledEntry(provider.snapshot(in: context))
     }
 
-    override func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
+    override func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
+        let saved = provider
         let timeline = provider.timeline(in: &context)
+        if context.now - context.reloadStartedAt > timeLimit { provider = saved }
         entries.removeAll(keepingCapacity: true)
         for entry in timeline.entries { entries.append(ScheduledEntry(entry)) }
         // WidgetKit shows entries by date whatever order they came in.
@@ -209,21 +214,12 @@ final class _ProviderBox<Provider: TimelineProvider>: _AnyProviderBox {
 
 /// The built-in provider's box: it writes entries straight into the widget's
 /// buffer, so a steady-state reload allocates nothing.
-final class _ConfiguredProviderBox: _AnyProviderBox {
-    var provider: ConfiguredProvider
-
-    init(_ provider: ConfiguredProvider) { self.provider = provider }
-
-    override func placeholder(in context: TimelineProviderContext) -> ScheduledEntry {
-        ScheduledEntry(provider.placeholder(in: context))
-    }
-
-    override func snapshot(in context: TimelineProviderContext) -> ScheduledEntry {
-        ScheduledEntry(provider.snapshot(in: context))
-    }
-
-    override func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
-        provider.timeline(in: &context, into: &entries)
+final class _ConfiguredProviderBox: _ProviderBox<ConfiguredProvider> {
+    override func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
+        let saved = provider
+        let policy = provider.timeline(in: &context, into: &entries)
+        if context.now - context.reloadStartedAt > timeLimit { provider = saved }
+        return policy
     }
 }
 

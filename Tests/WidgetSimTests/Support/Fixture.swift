@@ -105,9 +105,17 @@ extension ReportCollector {
     }
 }
 
-/// An entry with only a date, as most ported providers have.
+/// An entry with a date and, optionally, when its data was fetched.
 struct PlainEntry: TimelineEntry {
     var date: SimTime
+    var fetched: SimTime?
+
+    init(date: SimTime, fetched: SimTime? = nil) {
+        self.date = date
+        self.fetched = fetched
+    }
+
+    var dataFetchedAt: SimTime { fetched ?? date }
 }
 
 /// A provider whose timeline is a function of the time it is asked.

@@ -1,0 +1,29 @@
+extension DeviceSimulator {
+    /// Verifies each widget's reload bookkeeping after an event: a pending
+    /// reload waits in exactly one way (an event, a batch, or a view), nothing
+    /// waits without a pending reload, no batch is planned while a call is in
+    /// flight, and every planned batch is open.
+    ///
+    /// Does real work only when `WIDGETSIM_INTERNAL_CHECKS` is defined (debug
+    /// builds, so every test run, and `make fuzz`).
+    func _checkInvariants() {
+        #if WIDGETSIM_INTERNAL_CHECKS
+        for (index, widget) in widgets.enumerated() {
+            let waits = [widget.pendingEvent != nil, widget.batchTime != nil, widget.waitingForView].filter { $0 }.count
+            if widget.pending == nil {
+                precondition(waits == 0, "widget \(index): waits for a reload that is not pending")
+            } else {
+                precondition(waits <= 1, "widget \(index): a pending reload waits in \(waits) ways at once")
+            }
+            if widget.inFlight != nil {
+                precondition(widget.batchTime == nil && widget.pendingEvent == nil, "widget \(index): planned while a call is in flight")
+            }
+            if let batch = widget.batchTime {
+                precondition(openBatches.contains(batch), "widget \(index): joined batch \(batch), which is not open")
+                precondition(batch >= now, "widget \(index): joined batch \(batch), which is in the past")
+            }
+            precondition(widget.added || (widget.inFlight == nil && widget.pending == nil), "widget \(index): reloads before it was added")
+        }
+        #endif
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// Every kind of bad input gets a message naming the file, the field (with
+/// line and column) and what is allowed, and a sysexits code; the README's
+/// table lists the same messages and codes, and this test keeps them in step.
+@Suite("Bad input")
+struct BadInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// The scenario written to `bad.json` in a fresh directory, if any.
+        var scenario: String?
+        var arguments: [String]
+        var code: Int32
+        /// The first line of standard error, without "error: " (paths relative to the directory).
+        var message: String
+        /// The message's tail depends on the machine (its memory): compare the start only.
+        var prefixOnly = false
+
+        var testDescription: String { name }
+    }
+
+    /// A small valid scenario as literal text, with fields spliced in at the
+    /// top level, into the device, the widget or its provider. Literal text
+    /// keeps the line and column of each field the same on every platform.
+    static func scenario(top: String = "", device: String = "", widget: String = "", provider: String = "") -> String {
+        """
+        {
+          "name": "bad",\(top)
+          "devices": [
+            {
+              "id": "phone",\(device)
+              "widgets": [
+                { "id": "w",\(widget) "provider": { "policy": "atEnd"\(provider) } }
+              ]
+            }
+          ]
+        }
+        """
+    }
+
+    static let simulate = ["simulate", "bad.json"]
+
+    static let cases: [Case] = [
+        Case(name: "malformed JSON", scenario: "{\n  \"name\": \"bad\",,\n}", arguments: simulate, code: 65, 
+             message: "bad.json:2:17: malformed JSON: unexpected ','; expected a field name in double quotes"),
+        Case(name: "wrong type", scenario: scenario(top: #" "days": "seven","#), arguments: simulate, code: 65, 
+             message: "bad.json:2:26: field 'days' must be a whole number, found a string"),
+        Case(name: "missing required field", scenario: "{\n  \"name\": \"bad\"\n}", arguments: simulate, code: 65, 
+             message: "bad.json:1:1: missing required field 'devices'"),
+        Case(name: "unknown field", scenario: scenario(provider: #", "polcy": "after""#), arguments: simulate, code: 65, 
+             message: "bad.json:7:55: unknown field 'devices[0].widgets[0].provider.polcy' (did you mean 'policy'?); allowed fields here: entries, entryOffsets, entrySpacing, alignEntries, forecasts, policy, after, afterAlignment, jitter, skipInactiveHours, retryAfterFailure, latency, failureRate, backgroundSessionProbability, backgroundSessionDuration, swift"),
+        Case(name: "unknown policy", scenario: scenario().replacingOccurrences(of: #""atEnd""#, with: #""atend""#), arguments: simulate, code: 65, 
+             message: "bad.json:7:46: field 'devices[0].widgets[0].provider.policy': unknown policy \"atend\" (did you mean \"atEnd\"?); allowed: \"atEnd\", \"after\" (with \"after\": a duration), \"never\""),
+        Case(name: "unknown family", scenario: scenario(widget: #" "family": "systemHuge","#), arguments: simulate, code: 65, 
+             message: "bad.json:7:32: field 'devices[0].widgets[0].family': unknown value \"systemHuge\" (did you mean \"systemLarge\"?); allowed: \"systemSmall\", \"systemMedium\", \"systemLarge\", \"systemExtraLarge\", \"accessoryCircular\", \"accessoryRectangular\", \"accessoryInline\""),
+        Case(name: "unknown budget model", scenario: scenario(top: #" "scheduler": { "budgetModel": "rolling" },"#), arguments: simulate, code: 65, 
+             message: "bad.json:2:48: field 'scheduler.budgetModel': unknown value \"rolling\"; allowed: \"rollingWindow\", \"tokenBucket\", \"midnightReset\", \"unlimited\""),
+        Case(name: "unknown trigger in a script", scenario: scenario(device: #" "script": [ { "at": "1h", "action": "pushh" } ],"#), arguments: simulate, code: 65, 
+             message: "bad.json:5:58: field 'devices[0].script[0].action': unknown action \"pushh\" (did you mean \"push\"?); allowed: \"view\", \"reloadTimelines\", \"reloadAllTimelines\", \"push\", \"appSession\", \"mediaSession\", \"tap\", \"truthChange\", \"locationChange\", \"systemChange\""),
+        Case(name: "zero interval", scenario: scenario().replacingOccurrences(of: #""atEnd""#, with: #""after", "after": "0s""#), arguments: simulate, code: 65, 
+             message: "bad.json:7:64: field 'devices[0].widgets[0].provider.after': 0s is out of range; allowed: a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from 1s to 30d"),
+        Case(name: "negative duration", scenario: scenario(provider: #", "entrySpacing": "-5m""#), arguments: simulate, code: 65, 
+             message: "bad.json:7:71: field 'devices[0].widgets[0].provider.entrySpacing': \"-5m\" is not a duration; allowed: a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from 1s to 30d"),
+        Case(name: "days zero", scenario: scenario(top: #" "days": 0,"#), arguments: simulate, code: 65, 
+             message: "bad.json:2:26: field 'days': 0 is out of range; allowed: whole numbers 1...366"),
+        Case(name: "days absurd", scenario: scenario(top: #" "days": 5000,"#), arguments: simulate, code: 65, 
+             message: "bad.json:2:26: field 'days': 5000 is out of range; allowed: whole numbers 1...366"),
+        Case(name: "budget minimum above maximum", scenario: scenario(top: #" "scheduler": { "dailyBudget": { "min": 70, "max": 40 } },"#), arguments: simulate, code: 65, 
+             message: "bad.json:2:48: field 'scheduler.dailyBudget': min 70 is above max 40; allowed: min ≤ max"),
+        Case(name: "probability outside [0, 1]", scenario: scenario(provider: #", "failureRate": 1.5"#), arguments: simulate, code: 65, 
+             message: "bad.json:7:70: field 'devices[0].widgets[0].provider.failureRate': 1.5 is out of range; allowed: numbers from 0 to 1"),
+        Case(name: "timeline entries out of order", scenario: scenario(provider: #", "entryOffsets": ["0m", "1h", "30m"]"#), arguments: simulate, code: 65, 
+             message: "bad.json:7:84: field 'devices[0].widgets[0].provider.entryOffsets[2]': entry at 30m is out of order, after 1h; allowed: strictly increasing offsets after the fetch"),
+        Case(name: "timeline entries duplicated", scenario: scenario(provider: #", "entryOffsets": ["0m", "1h", "1h"]"#), arguments: simulate, code: 65, 
+             message: "bad.json:7:84: field 'devices[0].widgets[0].provider.entryOffsets[2]': duplicate entry at 1h; allowed: strictly increasing offsets after the fetch"),
+        Case(name: "more entries than the limit (F23)", scenario: scenario(provider: #", "entries": 500"#), arguments: simulate, code: 65, 
+             message: "bad.json:7:66: field 'devices[0].widgets[0].provider.entries': 500 is out of range; allowed: whole numbers 1...400"),
+        Case(name: "invalid start date", scenario: scenario(top: #" "start": "2026-02-30","#), arguments: simulate, code: 65, 
+             message: "bad.json:2:27: field 'start': \"2026-02-30\" is not a valid local date and time; allowed: \"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset)"),
+        Case(name: "invalid UTC offset", scenario: scenario(top: #" "utcOffset": "+25:00","#), arguments: simulate, code: 65, 
+             message: "bad.json:2:31: field 'utcOffset': \"+25:00\" is out of range; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
+        Case(name: "empty widget list", scenario: "{\n  \"name\": \"bad\",\n  \"devices\": [ { \"id\": \"phone\", \"widgets\": [] } ]\n}", arguments: simulate, code: 65, 
+             message: "bad.json:3:44: field 'devices[0].widgets': the list is empty; allowed: at least one widget"),
+        Case(name: "duplicate widget ids", scenario: scenario().replacingOccurrences(of: #"{ "id": "w","#, with: #"{ "id": "w", "provider": { "policy": "never" } }, { "id": "w","#), arguments: simulate, code: 65, 
+             message: "bad.json:7:67: field 'devices[0].widgets[1].id': duplicate widget id \"w\"; allowed: ids unique within the device"),
+        Case(name: "missing scenario file", scenario: nil, arguments: ["simulate", "missing.json"], code: 66, 
+             message: "missing.json: no such scenario file"),
+        Case(name: "unknown scenario name", scenario: nil, arguments: ["simulate", "wether", "--scenarios", "."], code: 66, 
+             message: "./wether.json: no scenario named 'wether'; did you mean 'weather'?"),
+        Case(name: "unwritable output directory", scenario: scenario(), arguments: simulate + ["--out", "afile/reports"], code: 73, 
+             message: "afile: cannot create the report directory: it is a file, not a directory"),
+        Case(name: "unknown option", scenario: scenario(), arguments: simulate + ["--sede", "3"], code: 64, 
+             message: "unknown option '--sede' for 'simulate'; did you mean '--seed'?"),
+        Case(name: "unknown subcommand", scenario: nil, arguments: ["simulat", "bad.json"], code: 64, 
+             message: "unknown command 'simulat'; did you mean 'simulate'?"),
+        Case(name: "option without its value", scenario: scenario(), arguments: simulate + ["--days"], code: 64, 
+             message: "option '--days' needs a value <n>"),
+        Case(name: "option value out of range", scenario: scenario(), arguments: simulate + ["--days", "0"], code: 64, 
+             message: "option '--days' must be a whole number from 1 to 366, got '0'"),
+        Case(name: "more memory than the machine has", scenario: manyDevices, arguments: simulate, code: 65, 
+             message: "simulating 1000 device(s) for 366 days would need about 10.2 GiB of memory; the limit on this machine is ", prefixOnly: true),
+    ]
+
+    /// 1,000 devices for a year: more rows than memory allows.
+    static let manyDevices: String = {
+        let devices = (0..<1_000).map { #"{ "id": "p\#($0)", "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] }"# }
+        return "{\n  \"name\": \"bad\",\n  \"days\": 366,\n  \"devices\": [\n    " + devices.joined(separator: ",\n    ") + "\n  ]\n}"
+    }()
+
+    @Test(arguments: cases)
+    func badInputGetsAClearMessageAndExitCode(_ bad: Case) throws {
+        let directory = Paths.temporaryDirectory("bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "{}".write(to: directory.appendingPathComponent("weather.json"), atomically: true, encoding: .utf8)
+        try "not a directory".write(to: directory.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
+        if let scenario = bad.scenario {
+            try scenario.write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        }
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = bad.arguments
+        process.currentDirectoryURL = directory
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        let message = firstLine.replacingOccurrences(of: directory.standardizedFileURL.path + "/", with: "")
+        #expect(process.terminationStatus == bad.code)
+        #expect(message.hasPrefix("error: "), "no error line: \(firstLine)")
+        let text = String(message.dropFirst("error: ".count))
+        if ProcessInfo.processInfo.environment["WIDGETSIM_PRINT_BAD_INPUT"] == "1" {
+            print("RECORD \(bad.name) | \(process.terminationStatus) | \(text)")
+        }
+        if bad.prefixOnly {
+            #expect(text.hasPrefix(bad.message), "\(text)")
+        } else {
+            #expect(text == bad.message)
+        }
+        #expect(!text.contains("Fatal error") && !text.contains("Stack dump"))
+    }
+
+    /// The README's table of bad inputs shows exactly these messages and codes.
+    @Test func theReadmeTableListsEveryCaseWithItsMessageAndCode() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for bad in Self.cases {
+            let cell = "`" + bad.message.replacingOccurrences(of: "|", with: "\\|")
+            let row = readme.split(separator: "\n").first { $0.hasPrefix("| \(bad.name) |") }
+            #expect(row != nil, "README has no row for '\(bad.name)'")
+            #expect(row?.contains(cell) == true, "README row for '\(bad.name)' lacks its message")
+            #expect(row?.hasSuffix("| \(bad.code) |") == true, "README row for '\(bad.name)' lacks exit code \(bad.code)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// An interrupted run leaves the previous reports byte for byte as they were
+/// and no temporary files behind.
+@Suite("Interruption", .serialized)
+struct InterruptionTests {
+    /// The bytes of every file in `directory`, by name.
+    static func snapshot(_ directory: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    /// Starts widgetsim with `arguments` (and `environment` added), waits until
+    /// `ready` holds, then sends `signal`; returns the exit status.
+    static func interrupt(_ arguments: [String], environment: [String: String] = [:], signal: Int32, when ready: () -> Bool) throws -> Int32 {
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardError = Pipe()
+        process.standardOutput = Pipe()
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !ready() && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(process.isRunning, "the run ended before it could be interrupted")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static func leftovers(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+    }
+
+    @Test func interruptedWhileWritingReportsTheOldReportIsIntact() throws {
+        let directory = Paths.temporaryDirectory("swap")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let first = try CommandLineTests.widgetsim(["simulate", "weather", "--days", "1", "--out", out.path, "-q"])
+        #expect(first.status == 0)
+        let before = try Self.snapshot(out)
+        // SIGINT arrives while the new files are being written (or wait, all
+        // written, just before the swap): the old reports must not change.
+        let status = try Self.interrupt(
+            ["simulate", "weather", "--days", "2", "--out", out.path, "-q"],
+            environment: ["WIDGETSIM_TEST_PAUSE_BEFORE_SWAP": "30"], signal: SIGINT) {
+                ((try? Self.leftovers(in: directory)) ?? []).contains { $0.hasPrefix(".reports.tmp-") }
+            }
+        #expect(status == 130)
+        #expect(try Self.snapshot(out) == before)
+        #expect(try Self.leftovers(in: directory) == [])
+    }
+
+    @Test func interruptedWhileSimulatingTheOldReportIsIntact() throws {
+        let directory = Paths.temporaryDirectory("running")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let first = try CommandLineTests.widgetsim(["fleet", "fleet-weather", "--devices", "5", "--days", "1", "--out", out.path, "-q"])
+        #expect(first.status == 0)
+        let before = try Self.snapshot(out)
+        // A run long enough to be caught mid-simulation.
+        let started = Date()
+        let status = try Self.interrupt(["fleet", "fleet-weather", "--devices", "200000", "--out", out.path, "-q"], signal: SIGTERM) {
+            Date().timeIntervalSince(started) > 1
+        }
+        #expect(status == 143)
+        #expect(try Self.snapshot(out) == before)
+        #expect(try Self.leftovers(in: directory) == [])
+    }
+}
