@@ -108,3 +108,16 @@ struct ScenarioReference {
         }
     }
 }
+
+extension ScenarioReference {
+    /// The single `<scenario>` that simulate, compare and fleet take, looked up
+    /// in `--scenarios` (default `Scenarios/`).
+    init(single arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.count == 1 else {
+            throw .usage(arguments.positionals.isEmpty
+                ? "missing <scenario>: a scenario name or a path to a .json file"
+                : "expected one <scenario>, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
+        }
+        self.init(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+    }
+}

@@ -35,10 +35,7 @@ struct CompareCommand: Command {
     var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
-        guard arguments.positionals.count == 1 else {
-            throw .usage(arguments.positionals.isEmpty ? "missing <scenario>" : "expected one <scenario>, got \(arguments.positionals.count)")
-        }
-        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        scenario = try ScenarioReference(single: arguments)
         runs = try arguments.integer("runs", in: 1...1_000) ?? 10
         noSweep = arguments.has("no-sweep")
         if let list = arguments.value("budget-models") {

@@ -38,10 +38,7 @@ struct FleetCommand: Command {
     var quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
-        guard arguments.positionals.count == 1 else {
-            throw .usage(arguments.positionals.isEmpty ? "missing <scenario>" : "expected one <scenario>, got \(arguments.positionals.count)")
-        }
-        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        scenario = try ScenarioReference(single: arguments)
         devices = try arguments.integer("devices", in: 1...FleetSetup.maximumDevices)
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)

@@ -29,12 +29,7 @@ struct SimulateCommand: Command {
     var trace: Bool
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
-        guard arguments.positionals.count == 1 else {
-            throw .usage(arguments.positionals.isEmpty
-                ? "missing <scenario>: a scenario name or a path to a .json file"
-                : "expected one <scenario>, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
-        }
-        scenario = ScenarioReference(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        scenario = try ScenarioReference(single: arguments)
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"

@@ -66,6 +66,17 @@ struct CommandLineTests {
         #expect(result.errors.contains("did you mean 'simulate'?"))
     }
 
+    /// simulate, compare and fleet each take exactly one <scenario>, and say so the same way.
+    @Test(arguments: ["simulate", "compare", "fleet"])
+    func aScenarioCommandNeedsExactlyOneScenarioAndExits64(command: String) throws {
+        let missing = try Self.widgetsim([command])
+        #expect(missing.status == 64)
+        #expect(missing.errors.contains("missing <scenario>: a scenario name or a path to a .json file"))
+        let two = try Self.widgetsim([command, "weather", "news"])
+        #expect(two.status == 64)
+        #expect(two.errors.contains("expected one <scenario>, got 2: weather news"))
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)
