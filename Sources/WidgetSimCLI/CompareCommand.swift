@@ -98,9 +98,9 @@ func writeReports(_ files: [ReportFile], to directory: String) throws(CommandErr
     do {
         try ReportDirectory.write(files, to: directory)
     } catch {
-        if case .cannotCreate = error {
-            throw CommandError(error.description, code: .cannotCreate)
+        switch error {
+        case .cannotCreate, .notAReportDirectory: throw CommandError(error.description, code: .cannotCreate)
+        case .cannotWrite, .cannotReplace: throw CommandError(error.description, code: .ioError)
         }
-        throw CommandError(error.description, code: .ioError)
     }
 }

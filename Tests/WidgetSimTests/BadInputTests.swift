@@ -90,6 +90,8 @@ struct BadInputTests {
              message: "./wether.json: no scenario named 'wether'; did you mean 'weather'?"),
         Case(name: "unwritable output directory", scenario: scenario(), arguments: simulate + ["--out", "afile/reports"], code: 73, 
              message: "afile: cannot create the report directory: it is a file, not a directory"),
+        Case(name: "output directory holding other files", scenario: scenario(), arguments: simulate + ["--out", "."], code: 73, 
+             message: ".: not a report directory: it holds files but no widgetsim report (summary.md, comparison.md, fleet.md); give a new or empty directory, or one widgetsim wrote"),
         Case(name: "unknown option", scenario: scenario(), arguments: simulate + ["--sede", "3"], code: 64, 
              message: "unknown option '--sede' for 'simulate'; did you mean '--seed'?"),
         Case(name: "unknown subcommand", scenario: nil, arguments: ["simulat", "bad.json"], code: 64, 
@@ -129,6 +131,7 @@ struct BadInputTests {
         process.waitUntilExit()
         let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         let message = firstLine.replacingOccurrences(of: directory.standardizedFileURL.path + "/", with: "")
+            .replacingOccurrences(of: directory.standardizedFileURL.path, with: ".")
         #expect(process.terminationStatus == bad.code)
         #expect(message.hasPrefix("error: "), "no error line: \(firstLine)")
         let text = String(message.dropFirst("error: ".count))

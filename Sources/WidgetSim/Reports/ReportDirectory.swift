@@ -13,12 +13,17 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
     case cannotWrite(path: String, reason: String)
     /// The finished reports could not be moved into place.
     case cannotReplace(path: String, reason: String)
+    /// The directory exists and holds files, none of them reports: replacing
+    /// it would move the user's files around (think `--out .`), so it is refused.
+    case notAReportDirectory(path: String)
 
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): return "\(path): cannot create the report directory: \(reason)"
         case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
         case .cannotReplace(let path, let reason): return "\(path): cannot move the new reports into place: \(reason)"
+        case .notAReportDirectory(let path):
+            return "\(path): not a report directory: it holds files but no widgetsim report (\(ReportDirectory.reportMarkers.joined(separator: ", "))); give a new or empty directory, or one widgetsim wrote"
         }
     }
 }
@@ -34,9 +39,17 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
 /// failure the old directory is left exactly as it was and the temporary one
 /// is removed.
 ///
+/// Refused: an existing directory that holds files but no report (one of
+/// `reportMarkers` or a file this run writes), so that `--out .` cannot sweep
+/// a user's own files into a report directory.
+///
 /// Not promised: survival of a `SIGKILL` or power loss between the two
 /// renames of the fallback path.
 public enum ReportDirectory {
+    /// The entry points that every kind of run writes: a directory holding one
+    /// of them was written by widgetsim.
+    public static let reportMarkers = ["summary.md", "comparison.md", "fleet.md"]
+
     /// Writes `files` into `directory`, replacing the files of the same names.
     public static func write(_ files: [ReportFile], to directory: String) throws(ReportWriteError) {
         let fileManager = FileManager.default
@@ -54,6 +67,7 @@ public enum ReportDirectory {
             }
             ancestor = ancestor.deletingLastPathComponent()
         }
+        try refuseForeignDirectory(target, producing: files)
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -129,6 +143,18 @@ public enum ReportDirectory {
                 try? rename(retired.path, to: target.path)
                 throw error
             }
+        }
+    }
+
+    /// Throws if `target` is a directory with contents but no report in it.
+    private static func refuseForeignDirectory(_ target: URL, producing files: [ReportFile]) throws(ReportWriteError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue,
+              let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), !contents.isEmpty
+        else { return }
+        let known = Set(reportMarkers + files.map(\.name))
+        guard contents.contains(where: known.contains) else {
+            throw .notAReportDirectory(path: target.path)
         }
     }
 
