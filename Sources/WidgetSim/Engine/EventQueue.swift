@@ -103,32 +103,39 @@ public struct EventQueue<Payload> {
         }
     }
 
+    // The sifts work on the storage's buffer, as swift-collections' HeapModule
+    // does: one uniqueness check per sift instead of one per element moved.
+
     mutating func _siftUp(from start: Int) {
-        var child = start
-        let moving = _storage[child]
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard moving.precedes(_storage[parent]) else { break }
-            _storage[child] = _storage[parent]
-            child = parent
+        _storage.withUnsafeMutableBufferPointer { slots in
+            var child = start
+            let moving = slots[child]
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard moving.precedes(slots[parent]) else { break }
+                slots[child] = slots[parent]
+                child = parent
+            }
+            slots[child] = moving
         }
-        _storage[child] = moving
     }
 
     mutating func _siftDown(from start: Int) {
-        var parent = start
-        let moving = _storage[parent]
-        let count = _storage.count
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let earlier = (right < count && _storage[right].precedes(_storage[left])) ? right : left
-            guard _storage[earlier].precedes(moving) else { break }
-            _storage[parent] = _storage[earlier]
-            parent = earlier
+        _storage.withUnsafeMutableBufferPointer { slots in
+            var parent = start
+            let moving = slots[parent]
+            let count = slots.count
+            while true {
+                let left = 2 * parent + 1
+                guard left < count else { break }
+                let right = left + 1
+                let earlier = (right < count && slots[right].precedes(slots[left])) ? right : left
+                guard slots[earlier].precedes(moving) else { break }
+                slots[parent] = slots[earlier]
+                parent = earlier
+            }
+            slots[parent] = moving
         }
-        _storage[parent] = moving
     }
 }
 
