@@ -213,6 +213,27 @@ struct ProviderTimeLimitTests {
         // The view shows data fetched by the initial call, never the halted one's.
         #expect(run.views.first?.dataAsOf == 1)
     }
+
+    /// F22 for the built-in provider, whose fast path saves only its cache:
+    /// a halted call leaves `lastGoodFetch` as it was; a call within the
+    /// limit updates it.
+    @Test func aTimedOutCallLeavesTheBuiltInProvidersCacheAsItWas() {
+        func lastGoodFetch(afterACallOf latency: Int, timeLimit: Int) -> SimTime? {
+            var settings = ConfiguredProvider.Settings()
+            settings.network = NetworkModel(latency: .fixed(latency))
+            var provider = ConfiguredProvider(settings: settings)
+            let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
+            var context = TimelineProviderContext(
+                family: .systemMedium, isPreview: false, configuration: nil, calendar: calendar, now: 100,
+                network: settings.network, random: RandomStream(seed: 1),
+                truth: ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar))
+            var entries: [ScheduledEntry] = []
+            _ = provider.timeline(in: &context, into: &entries, timeLimit: timeLimit)
+            return provider.lastGoodFetch
+        }
+        #expect(lastGoodFetch(afterACallOf: 45, timeLimit: 30) == nil)
+        #expect(lastGoodFetch(afterACallOf: 20, timeLimit: 30) == 120)
+    }
 }
 
 /// Fetches once successfully at t = 0, once too slowly, then always fails,

@@ -90,6 +90,16 @@ public struct ConfiguredProvider: TimelineProvider {
             policy: policy)
     }
 
+    /// The fast path's time limit (F22): a halted call keeps the old cache, as
+    /// `AnyTimelineProvider` does for any provider. The cache is this
+    /// provider's only state, so it alone is saved, not a copy of the provider.
+    mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
+        let cached = lastGoodFetch
+        let policy = timeline(in: &context, into: &entries)
+        if context.now - context.reloadStartedAt > timeLimit { lastGoodFetch = cached }
+        return policy
+    }
+
     /// The same timeline, written into a reusable buffer (the simulator's fast path).
     mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
         entries.removeAll(keepingCapacity: true)
