@@ -117,6 +117,51 @@ struct CheckTests {
         }
     }
 
+    /// A device log of budgeted `policy` reloads at `times` (seconds since
+    /// 2026-05-04T00:00+02:00) under `limit`, with correct trailing counts.
+    static func budgetedLog(_ times: [Int], limit: Int) -> String {
+        var lines = [ReportWriter.reloadsHeader.joined(separator: ",")]
+        for (index, t) in times.enumerated() {
+            let used = times[...index].filter { $0 > t - Seconds.day }.count
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+            let stamp = "2026-05-\(two(4 + t / Seconds.day))T\(two(t % Seconds.day / 3_600)):\(two(t % 3_600 / 60)):\(two(t % 60))+02:00"
+            lines.append("\(t),\(stamp),iphone,w,k,policy,1,\(used),\(limit),0,ok,1,after,\(t + 3_600)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The midnight-reset model's promise: at most the limit since local
+    /// midnight, however many ran the evening before.
+    @Test func moreBudgetedReloadsSinceMidnightThanTheLimitAreCaught() throws {
+        let evening = [20, 21, 22].map { $0 * 3_600 }
+        let night = [24, 25, 26].map { $0 * 3_600 + 1_800 }
+        let rules = ReportRules(budgetModel: .midnightReset)
+        #expect(throws: Never.self) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(evening + night, limit: 3), file: "log.csv", rules: rules)
+        }
+        // The same six reloads break a rolling 24-hour window of 3 (F10).
+        #expect(throws: CheckViolation(file: "log.csv", line: 5, message: "widget iphone/w: 4 budgeted reloads in the 24 h up to 88200, over the limit of 3 (F10)")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(evening + night, limit: 3), file: "log.csv", rules: ReportRules())
+        }
+        let oneMore = evening + night + [27 * 3_600 + 1_800]
+        #expect(throws: CheckViolation(file: "log.csv", line: 8, message: "widget iphone/w: 4 budgeted reloads since local midnight, over the limit of 3")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(oneMore, limit: 3), file: "log.csv", rules: rules)
+        }
+    }
+
+    /// The token bucket's promise: no 24 hours hold more than a full bucket
+    /// plus a day's refill (limit 4, burst 0.25: 4 + 1 + 1 = 6).
+    @Test func moreBudgetedReloadsThanAFullBucketAndADaysRefillAreCaught() throws {
+        let rules = ReportRules(budgetModel: .tokenBucket)
+        let hourly = (1...7).map { $0 * 3_600 }
+        #expect(throws: Never.self) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(Array(hourly.prefix(6)), limit: 4), file: "log.csv", rules: rules)
+        }
+        #expect(throws: CheckViolation(file: "log.csv", line: 8, message: "widget iphone/w: 7 budgeted reloads in 24 h, more than a full bucket plus a day's refill (6)")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(hourly, limit: 4), file: "log.csv", rules: rules)
+        }
+    }
+
     @Test func quotedCSVFieldsAreRead() throws {
         let table = try CSVTable("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n", file: "q.csv", header: ["a", "b"])
         #expect(table.rows.map(\.fields) == [["x, y", "say \"hi\""]])

@@ -112,8 +112,7 @@ struct ReloadsAudit {
     init(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) {
         self.rules = rules
         let table = try CSVTable(text, file: file, header: ReportWriter.reloadsHeader)
-        var budgetedTimes: [String: [Int]] = [:]
-        var budgetedLimits: [String: [Int]] = [:]
+        var histories: [String: BudgetedHistory] = [:]
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
@@ -156,29 +155,25 @@ struct ReloadsAudit {
                 if policy != "never" && nextEligible.isEmpty { throw fail("policy \(policy) without next_eligible_seconds (F2)") }
             }
 
-            var times = budgetedTimes[widget] ?? []
-            var limits = budgetedLimits[widget] ?? []
+            var history = histories[widget] ?? BudgetedHistory()
             if budgeted {
-                limits.append(limit ?? 0)
                 // F13: budgeted reloads of one instance are spaced.
-                if let last = times.last, seconds - last < rules.minimumSpacing {
+                if let last = history.times.last, seconds - last < rules.minimumSpacing {
                     throw fail("widget \(widget): budgeted reload at \(seconds) is \(seconds - last) s after the one at \(last); the minimum spacing is \(rules.minimumSpacing) s (F13)")
                 }
-                times.append(seconds)
+                history.times.append(seconds)
+                history.limits.append(limit ?? 0)
             }
-            let inWindow = times.filter { $0 > seconds - Seconds.day && $0 <= seconds }
-            guard used == inWindow.count else {
-                throw fail("widget \(widget): budget_used_24h is \(used) but the log has \(inWindow.count) budgeted reloads in the 24 h up to \(seconds)")
+            let inWindow = history.countInTrailingDay(upTo: seconds)
+            guard used == inWindow else {
+                throw fail("widget \(widget): budget_used_24h is \(used) but the log has \(inWindow) budgeted reloads in the 24 h up to \(seconds)")
             }
             if budgeted, let limit {
-                // The largest limit in force in the window bounds what it could hold.
-                let windowLimit = zip(times, limits).filter { $0.0 > seconds - Seconds.day }.map(\.1).max() ?? limit
                 try ReloadsAudit.checkModel(
-                    rules, widget: widget, seconds: seconds, stamp: stamp, inWindow: inWindow.count, limit: limit,
-                    windowLimit: windowLimit, times: times, fail: fail)
+                    rules, widget: widget, seconds: seconds, stamp: stamp, inWindow: inWindow, limit: limit,
+                    history: history, fail: fail)
             }
-            budgetedTimes[widget] = times
-            budgetedLimits[widget] = limits
+            histories[widget] = history
             if result == "ok" && firstOK[widget] == nil { firstOK[widget] = seconds }
             let day = stamp.dayIndex(secondsSinceStart: seconds)
             rows.append(Row(line: row.line, seconds: seconds, day: day, widget: widget, budgeted: budgeted, ok: result == "ok"))
@@ -189,10 +184,40 @@ struct ReloadsAudit {
         }
     }
 
+    /// One widget's budgeted reloads so far, with the start of the trailing
+    /// 24 hours kept as an index: rows come in time order, so the window only
+    /// moves forward and a long log is audited in linear time.
+    struct BudgetedHistory {
+        var times: [Int] = []
+        /// The limit in force at each budgeted reload.
+        var limits: [Int] = []
+        /// The first of `times` inside the trailing 24 hours of the last row.
+        var windowStart = 0
+
+        /// Budgeted reloads in `(seconds - 1 day, seconds]`; `seconds` never decreases.
+        mutating func countInTrailingDay(upTo seconds: Int) -> Int {
+            while windowStart < times.count && times[windowStart] <= seconds - Seconds.day { windowStart += 1 }
+            return times.count - windowStart
+        }
+
+        /// The largest limit in force in the trailing 24 hours.
+        var largestLimitInWindow: Int? { limits[windowStart...].max() }
+
+        /// Budgeted reloads at or after `instant`, counted from the newest.
+        func countSince(_ instant: Int) -> Int {
+            var count = 0
+            for time in times.reversed() {
+                guard time >= instant else { break }
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// Each budget model's own promise (F10, F24).
     static func checkModel(
-        _ rules: ReportRules, widget: String, seconds: Int, stamp: LocalTimestamp, inWindow: Int, limit: Int, windowLimit: Int,
-        times: [Int], fail: (String) -> CheckViolation
+        _ rules: ReportRules, widget: String, seconds: Int, stamp: LocalTimestamp, inWindow: Int, limit: Int,
+        history: BudgetedHistory, fail: (String) -> CheckViolation
     ) throws(CheckViolation) {
         switch rules.budgetModel {
         case .unlimited:
@@ -203,13 +228,14 @@ struct ReloadsAudit {
             }
         case .midnightReset:
             let midnight = seconds - CivilCalendar.floorMod(stamp.localSeconds, Seconds.day)
-            let today = times.filter { $0 >= midnight && $0 <= seconds }.count
+            let today = history.countSince(midnight)
             guard today <= limit else {
                 throw fail("widget \(widget): \(today) budgeted reloads since local midnight, over the limit of \(limit)")
             }
         case .tokenBucket:
             // A full bucket plus a day's refill bounds any 24 hours, at the
             // largest limit in force during them.
+            let windowLimit = history.largestLimitInWindow ?? limit
             let bound = windowLimit + Int((Double(windowLimit) * rules.tokenBucketBurst).rounded(.up)) + 1
             guard inWindow <= bound else {
                 throw fail("widget \(widget): \(inWindow) budgeted reloads in 24 h, more than a full bucket plus a day's refill (\(bound))")
