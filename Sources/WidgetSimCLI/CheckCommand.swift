@@ -18,7 +18,8 @@ struct CheckCommand: Command {
         stay within the limit under the budget model, that free triggers use no
         budget, that budget_used_24h matches the rows, that views show timelines
         some call produced, and that daily totals add up. Exits 0 when every rule
-        holds and 1 at the first violation, which it names with its file and line.
+        holds and 1 at the first violation, which it names with its file and line;
+        65 when a file is not in the report's format, 66 when one is missing.
         """
 
     var directory: String?
@@ -75,7 +76,11 @@ struct CheckCommand: Command {
             let summary = try ReportChecker.checkDirectory(directory, rules: rules, read: read)
             console.out("\(directory): every rule holds: \(summary.reloads) reloads, \(summary.views) views, \(summary.dailyRows) daily rows \(describe(summary.rules))")
         } catch let violation as CheckViolation {
-            throw CommandError("rule violated: \(violation.description)", code: .failure)
+            switch violation.kind {
+            case .brokenRule: throw CommandError("rule violated: \(violation.description)", code: .failure)
+            case .badData: throw CommandError(violation.description, code: .dataError)
+            case .missingFile: throw CommandError(violation.description, code: .noInput)
+            }
         } catch let error as CommandError {
             throw error
         } catch {

@@ -98,7 +98,7 @@ struct CheckTests {
         var files = try Self.weatherReport()
         files["r/views.csv"] = "seconds,widget\n1,w\n"
         let violation = Self.check(files)
-        #expect(violation == CheckViolation(file: "r/views.csv", line: 1, message: "unexpected header; expected the columns seconds,time,device,widget,shown_entry_seconds,data_seconds,stale,staleness_seconds"))
+        #expect(violation == CheckViolation(file: "r/views.csv", line: 1, kind: .badData, message: "unexpected header; expected the columns seconds,time,device,widget,shown_entry_seconds,data_seconds,stale,staleness_seconds"))
     }
 
     /// A log recorded from a real device, in the same columns, under given rules.

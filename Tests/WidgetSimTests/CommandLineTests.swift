@@ -77,6 +77,33 @@ struct CommandLineTests {
         #expect(two.errors.contains("expected one <scenario>, got 2: weather news"))
     }
 
+    /// `check` exits 1 only for a broken budget rule; a malformed file is bad
+    /// data (65) and a missing one, or a fleet report with no rows, is no input (66).
+    @Test func checkExits1ForABrokenRule65ForBadData66ForMissingRows() throws {
+        let directory = Paths.temporaryDirectory("check")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let weather = Paths.packageRoot.appendingPathComponent("Reports/weather")
+        for name in ["reloads.csv", "views.csv", "daily.csv", "parameters.csv"] {
+            try FileManager.default.copyItem(at: weather.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        #expect(try Self.widgetsim(["check", directory.path]).status == 0)
+
+        let broken = try Self.widgetsim(["check", directory.path, "--minimum-spacing", "2h"])
+        #expect(broken.status == 1)
+        #expect(broken.errors.contains("rule violated: ") && broken.errors.contains("the minimum spacing is 7200 s (F13)"))
+
+        let reloads = directory.appendingPathComponent("reloads.csv")
+        let text = try String(contentsOf: reloads, encoding: .utf8)
+        try text.replacingOccurrences(of: ".forecast,policy,", with: ".forecast,polcy,").write(to: reloads, atomically: true, encoding: .utf8)
+        let malformed = try Self.widgetsim(["check", directory.path])
+        #expect(malformed.status == 65)
+        #expect(malformed.errors.contains("unknown trigger 'polcy'") && !malformed.errors.contains("rule violated"))
+
+        let fleet = try Self.widgetsim(["check", "Reports/fleet-weather"])
+        #expect(fleet.status == 66)
+        #expect(fleet.errors.contains("a fleet report keeps counters, not rows, so there is nothing to audit"))
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)

@@ -22,12 +22,17 @@ public enum ReportChecker {
     public static func checkDirectory(_ directory: String, rules given: ReportRules? = nil, read: (String) -> String?) throws(CheckViolation) -> Summary {
         func file(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
         guard let reloadsText = read(file("reloads.csv")) else {
-            throw CheckViolation(file: file("reloads.csv"), line: 0, message: "missing: a report directory has reloads.csv, views.csv, daily.csv and parameters.csv")
+            if read(file("fleet.md")) != nil {
+                throw CheckViolation(
+                    file: directory, line: 0, kind: .missingFile,
+                    message: "a fleet report keeps counters, not rows, so there is nothing to audit; check a report written by 'widgetsim simulate'")
+            }
+            throw CheckViolation(file: file("reloads.csv"), line: 0, kind: .missingFile, message: "missing: a report directory has reloads.csv, views.csv, daily.csv and parameters.csv")
         }
         var rules = given ?? ReportRules()
         if given == nil {
             guard let text = read(file("parameters.csv")) else {
-                throw CheckViolation(file: file("parameters.csv"), line: 0, message: "missing: it says which budget rules the report ran under (or give them with --budget-model and --minimum-spacing)")
+                throw CheckViolation(file: file("parameters.csv"), line: 0, kind: .missingFile, message: "missing: it says which budget rules the report ran under (or give them with --budget-model and --minimum-spacing)")
             }
             rules = try ReportRules.parse(text, file: file("parameters.csv"))
         }
@@ -116,41 +121,42 @@ struct ReloadsAudit {
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
+            func malformed(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, kind: .badData, message: message) }
             let f = row.fields
-            guard let seconds = Int(f[0]), seconds >= 0 else { throw fail("seconds '\(f[0])' is not a whole number ≥ 0") }
-            guard seconds >= previous else { throw fail("rows are not in time order: \(seconds) after \(previous)") }
+            guard let seconds = Int(f[0]), seconds >= 0 else { throw malformed("seconds '\(f[0])' is not a whole number ≥ 0") }
+            guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
-            guard let stamp = LocalTimestamp(f[1]) else { throw fail("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
+            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
             let widget = f[2] + "/" + f[3]
             let trigger = f[5]
             guard ReportChecker.freeTriggers.contains(trigger) || ReportChecker.budgetedTriggers.contains(trigger) || trigger == "push" else {
-                throw fail("unknown trigger '\(trigger)'; allowed: \(ReloadTrigger.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw malformed("unknown trigger '\(trigger)'; allowed: \(ReloadTrigger.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard f[6] == "0" || f[6] == "1" else { throw fail("budgeted is '\(f[6])'; allowed: 0, 1") }
+            guard f[6] == "0" || f[6] == "1" else { throw malformed("budgeted is '\(f[6])'; allowed: 0, 1") }
             let budgeted = f[6] == "1"
             // F17: free triggers never count; the others always do (push per the push budget, F19).
             let mustBeBudgeted = ReportChecker.budgetedTriggers.contains(trigger) || (trigger == "push" && rules.pushBudget == .shared)
             if budgeted != mustBeBudgeted {
                 throw fail("widget \(widget): a '\(trigger)' reload is \(budgeted ? "budgeted" : "free"), but \(mustBeBudgeted ? "it uses budget (F16, F19)" : "it is free (F17)")")
             }
-            guard let used = Int(f[7]), used >= 0 else { throw fail("budget_used_24h '\(f[7])' is not a whole number ≥ 0") }
+            guard let used = Int(f[7]), used >= 0 else { throw malformed("budget_used_24h '\(f[7])' is not a whole number ≥ 0") }
             let limit = f[8].isEmpty ? nil : Int(f[8])
-            if !f[8].isEmpty && (limit == nil || limit! < 1) { throw fail("budget_limit '\(f[8])' is not a whole number ≥ 1") }
+            if !f[8].isEmpty && (limit == nil || limit! < 1) { throw malformed("budget_limit '\(f[8])' is not a whole number ≥ 1") }
             if rules.budgetModel == .unlimited && limit != nil { throw fail("budget_limit is \(f[8]) under the unlimited model, where there is no limit") }
             if rules.budgetModel != .unlimited && limit == nil && budgeted { throw fail("budget_limit is empty under the \(rules.budgetModel.rawValue) model") }
-            guard let waited = Int(f[9]), waited >= 0 else { throw fail("waited_seconds '\(f[9])' is not a whole number ≥ 0") }
+            guard let waited = Int(f[9]), waited >= 0 else { throw malformed("waited_seconds '\(f[9])' is not a whole number ≥ 0") }
             _ = waited
             let result = f[10]
-            guard result == "ok" || result == "timed_out" else { throw fail("result '\(result)'; allowed: ok, timed_out") }
-            guard let entries = Int(f[11]), entries >= 0 else { throw fail("entries '\(f[11])' is not a whole number ≥ 0") }
+            guard result == "ok" || result == "timed_out" else { throw malformed("result '\(result)'; allowed: ok, timed_out") }
+            guard let entries = Int(f[11]), entries >= 0 else { throw malformed("entries '\(f[11])' is not a whole number ≥ 0") }
             let policy = f[12]
             let nextEligible = f[13]
-            if !nextEligible.isEmpty && Int(nextEligible) == nil { throw fail("next_eligible_seconds '\(nextEligible)' is not a whole number") }
+            if !nextEligible.isEmpty && Int(nextEligible) == nil { throw malformed("next_eligible_seconds '\(nextEligible)' is not a whole number") }
             if result == "timed_out" {
                 // F22: a timed-out call produces no timeline.
                 guard entries == 0, policy.isEmpty else { throw fail("a timed-out call has \(entries) entries and policy '\(policy)'; it produces no timeline (F22)") }
             } else {
-                guard ReportChecker.policies.contains(policy) else { throw fail("policy '\(policy)'; allowed: atEnd, after, never") }
+                guard ReportChecker.policies.contains(policy) else { throw malformed("policy '\(policy)'; allowed: atEnd, after, never") }
                 if policy == "never" && !nextEligible.isEmpty { throw fail("policy never with next_eligible_seconds \(nextEligible); never is never eligible (F2)") }
                 if policy != "never" && nextEligible.isEmpty { throw fail("policy \(policy) without next_eligible_seconds (F2)") }
             }
@@ -249,14 +255,15 @@ struct ReloadsAudit {
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
+            func malformed(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, kind: .badData, message: message) }
             let f = row.fields
-            guard let seconds = Int(f[0]), seconds >= previous else { throw fail("seconds '\(f[0])' is not a whole number in time order") }
+            guard let seconds = Int(f[0]), seconds >= previous else { throw malformed("seconds '\(f[0])' is not a whole number in time order") }
             previous = seconds
             let widget = f[2] + "/" + f[3]
             guard let stale = Int(f[6]), stale == 0 || stale == 1, let staleness = Int(f[7]), staleness >= 0 else {
-                throw fail("stale must be 0 or 1 and staleness_seconds a whole number ≥ 0")
+                throw malformed("stale must be 0 or 1 and staleness_seconds a whole number ≥ 0")
             }
-            guard let stamp = LocalTimestamp(f[1]) else { throw fail("time '\(f[1])' is not ISO 8601 local time") }
+            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time") }
             let key = "\(stamp.dayIndex(secondsSinceStart: seconds)) \(widget)"
             var dayTotals = totals[key] ?? DayTotals()
             dayTotals.views += 1

@@ -39,7 +39,7 @@ public struct ReportRules: Equatable, Sendable {
         for row in table.rows {
             let value = row.fields[1]
             func bad(_ allowed: String) -> CheckViolation {
-                CheckViolation(file: file, line: row.line, message: "parameter '\(row.fields[0])' has value '\(value)'; allowed: \(allowed)")
+                CheckViolation(file: file, line: row.line, kind: .badData, message: "parameter '\(row.fields[0])' has value '\(value)'; allowed: \(allowed)")
             }
             switch row.fields[0] {
             case "budget_model":
@@ -55,7 +55,7 @@ public struct ReportRules: Equatable, Sendable {
                 guard let push = PushBudget(rawValue: value) else { throw bad(PushBudget.allCases.map(\.rawValue).joined(separator: ", ")) }
                 rules.pushBudget = push
             default:
-                throw CheckViolation(file: file, line: row.line, message: "unknown parameter '\(row.fields[0])'; allowed: budget_model, minimum_spacing_seconds, token_bucket_burst, push_budget")
+                throw CheckViolation(file: file, line: row.line, kind: .badData, message: "unknown parameter '\(row.fields[0])'; allowed: budget_model, minimum_spacing_seconds, token_bucket_burst, push_budget")
             }
         }
         return rules
@@ -64,10 +64,28 @@ public struct ReportRules: Equatable, Sendable {
 
 /// The first thing found wrong in a report, with where it is.
 public struct CheckViolation: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong: a rule the rows break, or input that cannot be audited.
+    public enum Kind: Equatable, Sendable {
+        /// The rows break a budget rule (the audit's finding).
+        case brokenRule
+        /// A file is not in the report's format (a header, a field, the row order).
+        case badData
+        /// A file the audit needs is not there.
+        case missingFile
+    }
+
     public var file: String
     /// The 1-based line, counting the header as line 1; 0 for the whole file.
     public var line: Int
+    public var kind: Kind
     public var message: String
+
+    public init(file: String, line: Int, kind: Kind = .brokenRule, message: String) {
+        self.file = file
+        self.line = line
+        self.kind = kind
+        self.message = message
+    }
 
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
@@ -84,13 +102,13 @@ struct CSVTable {
     /// Parses `text`, requiring exactly `header` as its first row.
     init(_ text: String, file: String, header: [String]) throws(CheckViolation) {
         var records = try CSVTable.records(text, file: file)
-        guard let first = records.first else { throw CheckViolation(file: file, line: 0, message: "the file is empty; expected the header \(header.joined(separator: ","))") }
+        guard let first = records.first else { throw CheckViolation(file: file, line: 0, kind: .badData, message: "the file is empty; expected the header \(header.joined(separator: ","))") }
         guard first.fields == header else {
-            throw CheckViolation(file: file, line: 1, message: "unexpected header; expected the columns \(header.joined(separator: ","))")
+            throw CheckViolation(file: file, line: 1, kind: .badData, message: "unexpected header; expected the columns \(header.joined(separator: ","))")
         }
         records.removeFirst()
         for record in records where record.fields.count != header.count {
-            throw CheckViolation(file: file, line: record.line, message: "\(record.fields.count) fields; expected \(header.count) (\(header.joined(separator: ",")))")
+            throw CheckViolation(file: file, line: record.line, kind: .badData, message: "\(record.fields.count) fields; expected \(header.count) (\(header.joined(separator: ",")))")
         }
         rows = records
     }
@@ -152,7 +170,7 @@ struct CSVTable {
                 atFieldStart = false
             }
         }
-        if quoted { throw CheckViolation(file: file, line: rowLine, message: "unterminated quoted field") }
+        if quoted { throw CheckViolation(file: file, line: rowLine, kind: .badData, message: "unterminated quoted field") }
         if !field.isEmpty || !fields.isEmpty {
             fields.append(field)
             rows.append(Row(line: rowLine, fields: fields))
