@@ -7,11 +7,8 @@
 /// that thousands run in seconds.
 public enum RandomScenario {
     public static func text(seed: UInt64) -> String {
-        var random = StreamSeed(seed).derived("random-scenario").stream()
-        var g = Generator(random: random)
-        let text = g.scenario(seed: seed)
-        random = g.random
-        return text
+        var generator = Generator(random: StreamSeed(seed).derived("random-scenario").stream())
+        return generator.scenario(seed: seed)
     }
 
     struct Generator {
