@@ -89,7 +89,7 @@ public struct FleetReport {
                 FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 3),
                 FixedDecimal.format(rate(a.counts.timeouts, a), decimals: 4),
                 FixedDecimal.percent(a.counts.staleViews, of: a.counts.views),
-                FixedDecimal.format(a.counts.views == 0 ? 0 : Double(a.counts.stalenessTotal) / Double(a.counts.views), decimals: 1),
+                FixedDecimal.format(a.counts.meanStaleness, decimals: 1),
                 a.stalenessPercentile(50).map(String.init) ?? "",
                 a.stalenessPercentile(95).map(String.init) ?? "",
             ])
@@ -146,7 +146,7 @@ public struct FleetReport {
             out += "\(a.reloadsPerDeviceDayPercentile(50) ?? 0), \(a.reloadsPerDeviceDayPercentile(95) ?? 0) "
             out += "| \(FixedDecimal.format(rate(a.counts.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.counts.freeReloads, a), decimals: 1)) "
             out += "| \(FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 2)) | \(a.counts.timeouts) | \(FixedDecimal.percent(a.counts.staleViews, of: a.counts.views))% "
-            out += "| \(DurationText.format(a.counts.views == 0 ? 0 : (Double(a.counts.stalenessTotal) / Double(a.counts.views)).rounded())) "
+            out += "| \(DurationText.format(a.counts.meanStaleness.rounded())) "
             out += "| ≤ \(DurationText.format(Double(a.stalenessPercentile(50) ?? 0))) | ≤ \(DurationText.format(Double(a.stalenessPercentile(95) ?? 0))) |\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
