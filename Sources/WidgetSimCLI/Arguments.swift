@@ -77,10 +77,8 @@ struct ParsedArguments {
 
     static func hint(_ name: String, _ options: [OptionSpec]) -> String {
         let bare = String(name.drop { $0 == "-" })
-        guard let match = Suggestion.nearest(to: bare, among: options.map(\.name)) else {
-            return "; see '--help'"
-        }
-        return "; did you mean '--\(match)'?"
+        let hint = Suggestion.hint(for: bare, among: options.map(\.name), style: .clause, quote: "'", prefix: "--")
+        return hint.isEmpty ? "; see '--help'" : hint
     }
 
     /// The last value given for `name`, if any.

@@ -85,8 +85,8 @@ struct ScenarioReference {
             if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.
                 let names = ScenarioLoader.scenarioNames(in: directory)
-                let hint = Suggestion.nearest(to: argument, among: names).map { "; did you mean '\($0)'?" }
-                    ?? (names.isEmpty ? "" : "; known scenarios: \(names.joined(separator: ", "))")
+                var hint = Suggestion.hint(for: argument, among: names, style: .clause, quote: "'")
+                if hint.isEmpty && !names.isEmpty { hint = "; known scenarios: \(names.joined(separator: ", "))" }
                 _ = suggestion
                 throw CommandError("\(file): no scenario named '\(argument)'\(hint)", code: .noInput)
             }

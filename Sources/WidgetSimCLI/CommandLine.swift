@@ -61,8 +61,8 @@ public enum WidgetSimCommandLine {
 
     static func commandHint(_ name: String) -> String {
         let names = commands.map { $0.name } + ["help"]
-        if let match = Suggestion.nearest(to: name, among: names) { return "; did you mean '\(match)'?" }
-        return "; commands: \(names.joined(separator: ", "))"
+        let hint = Suggestion.hint(for: name, among: names, style: .clause, quote: "'")
+        return hint.isEmpty ? "; commands: \(names.joined(separator: ", "))" : hint
     }
 
     static func fail(_ error: CommandError, console: Console, usage: String?) -> ExitCode {

@@ -44,7 +44,7 @@ struct CompareCommand: Command {
             for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                 guard let model = BudgetModel(rawValue: name) else {
                     let names = BudgetModel.allCases.map(\.rawValue)
-                    let hint = Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = Suggestion.hint(for: name, among: names, style: .clause, quote: "'")
                     throw .usage("unknown budget model '\(name)' in '--budget-models'\(hint); allowed: \(names.joined(separator: ", "))")
                 }
                 guard !models.contains(model) else { throw .usage("budget model '\(name)' listed twice in '--budget-models'") }

@@ -41,7 +41,7 @@ struct AppleExampleTests {
     /// E4: at Friday's close the stocks provider returns `after(Monday open)`:
     /// no reloads over the weekend.
     @Test func stocksDoNotReloadOverTheWeekend() {
-        var truth = TruthSetup(periodic: ContentTruth.Periodic(
+        var truth = TruthSetup(periodic: PeriodicChanges(
             period: 60,
             window: ActiveWindow(
                 weekdays: [.monday, .tuesday, .wednesday, .thursday, .friday],

@@ -6,7 +6,7 @@ import Testing
 @Suite("Staleness")
 struct StalenessTests {
     static func hourlyTruth(horizon: Double = 0) -> TruthSetup {
-        var truth = TruthSetup(periodic: ContentTruth.Periodic(period: Seconds.hour))
+        var truth = TruthSetup(periodic: PeriodicChanges(period: Seconds.hour))
         truth.forecastHorizonMean = horizon
         return truth
     }
@@ -55,7 +55,7 @@ struct StalenessTests {
     func aForecastIsJudgedOnlyByTheHourItShows(seed: UInt64) {
         let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
         let truth = ContentTruth(
-            periodic: ContentTruth.Periodic(period: Seconds.hour), forecastHorizonMean: 3 * Double(Seconds.hour),
+            periodic: PeriodicChanges(period: Seconds.hour), forecastHorizonMean: 3 * Double(Seconds.hour),
             forecastSeed: StreamSeed(seed), calendar: calendar)
         let fetchedAt = 600
         for hour in 1...12 {
@@ -69,7 +69,7 @@ struct StalenessTests {
     /// F6: text drawn with dynamic dates updates without reloads, so clock-driven
     /// changes never make the widget stale.
     @Test func dynamicDateTextNeverGoesStale() {
-        var live = TruthSetup(periodic: ContentTruth.Periodic(period: 60))
+        var live = TruthSetup(periodic: PeriodicChanges(period: 60))
         live.periodicDrawnLive = true
         var drawn = live
         drawn.periodicDrawnLive = false

@@ -7,7 +7,7 @@ import Testing
 struct SwiftProviderTests {
     /// A character attacked every 8 hours (from midnight), no potions.
     static func run(script: [ScriptedAction] = [], potionsReloadKind: Bool = false) -> [ReloadRecord] {
-        var truth = TruthSetup(periodic: ContentTruth.Periodic(period: 8 * Seconds.hour))
+        var truth = TruthSetup(periodic: PeriodicChanges(period: 8 * Seconds.hour))
         truth.forecastHorizonMean = 1e9
         if potionsReloadKind { truth.reaction = .reloadKind }
         var fixture = Fixture(WidgetSetup(

@@ -116,7 +116,7 @@ struct ReloadsAudit {
 
     init(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) {
         self.rules = rules
-        let table = try CSVTable(text, file: file, header: ReportWriter.reloadsHeader)
+        let table = try CSVTable.audited(text, file: file, header: ReportWriter.reloadsHeader)
         var histories: [String: BudgetedHistory] = [:]
         var previous = Int.min
         for row in table.rows {
@@ -251,7 +251,7 @@ struct ReloadsAudit {
 
     /// Views agree with the reloads: each shows a timeline some call produced.
     mutating func checkViews(_ text: String, file: String) throws(CheckViolation) -> Int {
-        let table = try CSVTable(text, file: file, header: ReportWriter.viewsHeader)
+        let table = try CSVTable.audited(text, file: file, header: ReportWriter.viewsHeader)
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
@@ -286,7 +286,7 @@ struct ReloadsAudit {
 
     /// Daily totals are the sums of the rows of their local day.
     func checkDaily(_ text: String, file: String) throws(CheckViolation) -> Int {
-        let table = try CSVTable(text, file: file, header: ReportWriter.dailyHeader)
+        let table = try CSVTable.audited(text, file: file, header: ReportWriter.dailyHeader)
         var reported: [String: Int] = [:]
         for row in table.rows {
             let f = row.fields

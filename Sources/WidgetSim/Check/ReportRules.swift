@@ -34,7 +34,7 @@ public struct ReportRules: Equatable, Sendable {
 
     /// Reads `parameters.csv`.
     public static func parse(_ text: String, file: String) throws(CheckViolation) -> ReportRules {
-        let table = try CSVTable(text, file: file, header: header)
+        let table = try CSVTable.audited(text, file: file, header: header)
         var rules = ReportRules()
         for row in table.rows {
             let value = row.fields[1]
@@ -90,91 +90,13 @@ public struct CheckViolation: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
-/// A small RFC 4180 reader for report files and logs in the same columns.
-struct CSVTable {
-    struct Row {
-        var line: Int
-        var fields: [String]
-    }
-
-    var rows: [Row] = []
-
-    /// Parses `text`, requiring exactly `header` as its first row.
-    init(_ text: String, file: String, header: [String]) throws(CheckViolation) {
-        var records = try CSVTable.records(text, file: file)
-        guard let first = records.first else { throw CheckViolation(file: file, line: 0, kind: .badData, message: "the file is empty; expected the header \(header.joined(separator: ","))") }
-        guard first.fields == header else {
-            throw CheckViolation(file: file, line: 1, kind: .badData, message: "unexpected header; expected the columns \(header.joined(separator: ","))")
+extension CSVTable {
+    /// Reads a report file; a file not in the expected columns is bad data for the audit.
+    static func audited(_ text: String, file: String, header: [String]) throws(CheckViolation) -> CSVTable {
+        do {
+            return try CSVTable(text, header: header)
+        } catch {
+            throw CheckViolation(file: file, line: error.line, kind: .badData, message: error.message)
         }
-        records.removeFirst()
-        for record in records where record.fields.count != header.count {
-            throw CheckViolation(file: file, line: record.line, kind: .badData, message: "\(record.fields.count) fields; expected \(header.count) (\(header.joined(separator: ",")))")
-        }
-        rows = records
-    }
-
-    static func records(_ text: String, file: String) throws(CheckViolation) -> [Row] {
-        var rows: [Row] = []
-        var fields: [String] = []
-        var field = ""
-        var quoted = false
-        var line = 1
-        var rowLine = 1
-        var atFieldStart = true
-        var scalars = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-        func next() -> Unicode.Scalar? {
-            if let scalar = pending {
-                pending = nil
-                return scalar
-            }
-            return scalars.next()
-        }
-        while let scalar = next() {
-            if quoted {
-                if scalar == "\"" {
-                    if let following = next() {
-                        if following == "\"" { field.unicodeScalars.append("\"") } else {
-                            quoted = false
-                            pending = following
-                        }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
-                }
-                continue
-            }
-            switch scalar {
-            case "\"" where atFieldStart:
-                quoted = true
-                atFieldStart = false
-            case ",":
-                fields.append(field)
-                field = ""
-                atFieldStart = true
-            case "\r":
-                continue
-            case "\n":
-                fields.append(field)
-                rows.append(Row(line: rowLine, fields: fields))
-                fields = []
-                field = ""
-                atFieldStart = true
-                line += 1
-                rowLine = line
-            default:
-                field.unicodeScalars.append(scalar)
-                atFieldStart = false
-            }
-        }
-        if quoted { throw CheckViolation(file: file, line: rowLine, kind: .badData, message: "unterminated quoted field") }
-        if !field.isEmpty || !fields.isEmpty {
-            fields.append(field)
-            rows.append(Row(line: rowLine, fields: fields))
-        }
-        return rows
     }
 }

@@ -14,7 +14,7 @@ public struct ConfiguredEntry: TimelineEntry, Equatable {
 /// forecasts if `forecasts` is set) and the configured reload policy. A failed
 /// request returns one entry showing the last good data and asks again after
 /// `retryAfterFailure`.
-public struct ConfiguredProvider: TimelineProvider {
+public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     /// What the provider is asked to return.
     public enum Policy: Equatable, Sendable {
         case atEnd

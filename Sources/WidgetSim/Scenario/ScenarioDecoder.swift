@@ -224,7 +224,7 @@ struct ScenarioDecoder {
             return .logNormal(median: median, p95: p95)
         default:
             let names = ["fixed", "uniform", "exponential", "logNormal"]
-            let hint = nearest(to: kind, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = Suggestion.hint(for: kind, among: names, style: .parenthesized)
             throw try object.required("distribution").invalid(
                 "unknown distribution \"\(kind)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
         }
@@ -460,7 +460,7 @@ struct ScenarioDecoder {
         guard let value else { return nil }
         let name = try value.string()
         if let index = names.firstIndex(of: name) { return index }
-        let hint = nearest(to: name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
         throw value.invalid("no \(what) named \"\(name)\" on this device\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
     }
 
@@ -475,7 +475,7 @@ struct ScenarioDecoder {
         let name = try swift.string()
         guard let entry = ProviderCatalog.entry(named: name) else {
             let names = ProviderCatalog.entries.map(\.name)
-            let hint = nearest(to: name, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
             throw swift.invalid("no Swift provider named \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         var network = NetworkModel()
@@ -527,7 +527,7 @@ struct ScenarioDecoder {
         default:
             let text = try policyValue.string()
             let names = ["atEnd", "after", "never"]
-            let hint = nearest(to: text, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = Suggestion.hint(for: text, among: names, style: .parenthesized)
             throw policyValue.invalid("unknown policy \"\(text)\"\(hint)", allowed: "\"atEnd\", \"after\" (with \"after\": a duration), \"never\"")
         }
         if case .after = settings.policy {} else if let after = object.optional("after") {
@@ -553,7 +553,7 @@ struct ScenarioDecoder {
         try object.rejectUnknownFields(ScenarioDecoder.truthFields)
         var truth = TruthSetup()
         if let every = object.optional("changeEvery") {
-            truth.periodic = ContentTruth.Periodic(period: try every.wholeSeconds(minimum: 1, maximum: Seconds.day))
+            truth.periodic = PeriodicChanges(period: try every.wholeSeconds(minimum: 1, maximum: Seconds.day))
         }
         if let hours = object.optional("activeHours") {
             guard truth.periodic != nil else {
@@ -623,7 +623,7 @@ struct ScenarioDecoder {
         case "locationChange": action = .locationChange
         case "systemChange": action = .systemChange
         default:
-            let hint = nearest(to: name, among: ScenarioDecoder.scriptActions).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = Suggestion.hint(for: name, among: ScenarioDecoder.scriptActions, style: .parenthesized)
             throw actionValue.invalid("unknown action \"\(name)\"\(hint)", allowed: ScenarioDecoder.scriptActions.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         return ScriptedAction(at: at, action)

@@ -15,13 +15,13 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fileNotFound(let file, let suggestion):
-            return "\(file): no such scenario file" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            return "\(file): no such scenario file" + (suggestion.map { Suggestion.hint(suggesting: $0, style: .clause, quote: "'") } ?? "")
         case .unreadable(let file, let reason):
             return "\(file): cannot read the file: \(reason)"
         case .malformedJSON(let file, let line, let column, let reason):
             return "\(file):\(line):\(column): malformed JSON: \(reason)"
         case .unknownField(let file, let field, let line, let column, let suggestion, let allowed):
-            let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = suggestion.map { Suggestion.hint(suggesting: $0, style: .parenthesized, quote: "'") } ?? ""
             return "\(file):\(line):\(column): unknown field '\(field)'\(hint); allowed fields here: \(allowed.joined(separator: ", "))"
         case .missingField(let file, let field, let line, let column):
             return "\(file):\(line):\(column): missing required field '\(field)'"
@@ -33,44 +33,4 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
             return "in variant '\(name)': \(error.description)"
         }
     }
-}
-
-/// "Did you mean" suggestions for names typed by people.
-public enum Suggestion {
-    /// The closest of `candidates` to `word` by edit distance (ignoring case),
-    /// if close enough to be a plausible typo.
-    public static func nearest(to word: String, among candidates: [String]) -> String? {
-        let lowered = word.lowercased()
-        var best: (distance: Int, candidate: String)?
-        for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
-            if best == nil || distance < best!.distance { best = (distance, candidate) }
-        }
-        guard let best, best.distance <= max(2, word.count / 3) else { return nil }
-        return best.candidate
-    }
-
-    /// Levenshtein distance between two strings, by characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
-}
-
-/// Shorthand inside the library.
-func nearest(to word: String, among candidates: [String]) -> String? {
-    Suggestion.nearest(to: word, among: candidates)
 }

@@ -70,7 +70,7 @@ public enum ScenarioLoader {
         let directory = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         let candidates = names.filter { $0.hasSuffix(".json") }.sorted()
-        guard let match = nearest(to: url.lastPathComponent, among: candidates) else { return nil }
+        guard let match = Suggestion.nearest(to: url.lastPathComponent, among: candidates) else { return nil }
         return url.deletingLastPathComponent().appendingPathComponent(match).relativePath
     }
 

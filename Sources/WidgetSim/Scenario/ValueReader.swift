@@ -121,7 +121,7 @@ struct ValueReader {
         let text = try string()
         if let choice = Choice(rawValue: text) { return choice }
         let names = Choice.allCases.map(\.rawValue)
-        let hint = nearest(to: text, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+        let hint = Suggestion.hint(for: text, among: names, style: .parenthesized)
         throw invalid("unknown value \"\(text)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
     }
 
@@ -169,55 +169,7 @@ struct ObjectReader {
         for member in members where !allowed.contains(member.key) {
             throw .unknownField(
                 file: file, field: fieldPath(member.key), line: member.keyPosition.line, column: member.keyPosition.column,
-                suggestion: nearest(to: member.key, among: allowed), allowed: allowed)
+                suggestion: Suggestion.nearest(to: member.key, among: allowed), allowed: allowed)
         }
-    }
-}
-
-/// Durations written as text: "90s", "15m", "1h30m", "2d", "0.5s".
-public enum DurationText {
-    /// Seconds, or nil if the text is not a duration.
-    public static func parse(_ text: String) -> Double? {
-        var total = 0.0
-        var number = ""
-        var sawUnit = false
-        for character in text {
-            if character.isNumber || character == "." {
-                number.append(character)
-                continue
-            }
-            let unit: Double
-            switch character {
-            case "d": unit = Double(Seconds.day)
-            case "h": unit = Double(Seconds.hour)
-            case "m": unit = Double(Seconds.minute)
-            case "s": unit = 1
-            default: return nil
-            }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
-            total += value * unit
-            number = ""
-            sawUnit = true
-        }
-        guard sawUnit, number.isEmpty else { return nil }
-        return total
-    }
-
-    /// A short human form: "90s", "15m", "1h30m", "2d".
-    public static func format(_ seconds: Double) -> String {
-        guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(plain(seconds))s" }
-        var remaining = Int(seconds)
-        if remaining == 0 { return "0s" }
-        var text = ""
-        for (unit, suffix) in [(Seconds.day, "d"), (Seconds.hour, "h"), (Seconds.minute, "m"), (1, "s")] where remaining >= unit {
-            text += "\(remaining / unit)\(suffix)"
-            remaining %= unit
-        }
-        return text
-    }
-
-    /// A number without a trailing ".0".
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -304,7 +304,7 @@ extension DeviceSimulator {
             now: now,
             network: widgets[widget].network,
             random: widgets[widget].providerRandom,
-            truth: widgets[widget].truth
+            schedule: widgets[widget].truth.schedule
         )
     }
 }

@@ -135,7 +135,7 @@ public enum TruthReaction: String, Equatable, Sendable, CaseIterable {
 
 /// The truth behind one widget (see `ContentTruth`).
 public struct TruthSetup: Equatable, Sendable {
-    public var periodic: ContentTruth.Periodic?
+    public var periodic: PeriodicChanges?
     public var periodicDrawnLive = false
     /// Mean predictability horizon of periodic changes, in seconds.
     public var forecastHorizonMean: Double = 0
@@ -145,7 +145,7 @@ public struct TruthSetup: Equatable, Sendable {
     /// Significant location changes change this widget's truth (a location widget, F17, F21).
     public var changesWithLocation = false
 
-    public init(periodic: ContentTruth.Periodic? = nil) {
+    public init(periodic: PeriodicChanges? = nil) {
         self.periodic = periodic
     }
 }

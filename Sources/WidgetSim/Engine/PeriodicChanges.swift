@@ -1,0 +1,63 @@
+/// Instants that repeat on the local clock: every `period` seconds from local
+/// midnight (weather every hour), or, with a `window`, every `period` from
+/// the window's opening until its close (a market's ticks).
+///
+/// Promised: `last(atOrBefore:)` and `next(after:)` agree with each other and
+/// use the device's local calendar. The series restarts at every local
+/// midnight (or opening), so a period that does not divide a day still lines
+/// up with the clock each day.
+///
+/// Not promised: instants further than 8 days from `t` (a window open less
+/// than once a week finds none).
+public struct PeriodicChanges: Equatable, Sendable {
+    /// Seconds between instants, aligned to local midnight.
+    public var period: Int
+    /// When set, instants fall only inside this weekly window (the first one at its opening).
+    public var window: ActiveWindow?
+
+    public init(period: Int, window: ActiveWindow? = nil) {
+        self.period = period
+        self.window = window
+    }
+
+    /// The last instant at or before `t` (searching back at most 8 days).
+    public func last(atOrBefore t: SimTime, calendar: CivilCalendar) -> SimTime? {
+        guard let window else {
+            let dayStart = calendar.startOfDay(calendar.dayIndex(t))
+            return dayStart + (t - dayStart) / period * period
+        }
+        var day = calendar.dayIndex(t)
+        for _ in 0..<9 {
+            let dayStart = calendar.startOfDay(day)
+            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.fromSecond < window.toSecond {
+                let opening = dayStart + window.fromSecond
+                let lastInDay = opening + (window.toSecond - window.fromSecond - 1) / period * period
+                if t >= opening { return opening + (min(t, lastInDay) - opening) / period * period }
+            }
+            day -= 1
+        }
+        return nil
+    }
+
+    /// The first instant strictly after `t`.
+    public func next(after t: SimTime, calendar: CivilCalendar) -> SimTime? {
+        guard let window else {
+            let dayStart = calendar.startOfDay(calendar.dayIndex(t))
+            let next = dayStart + ((t - dayStart) / period + 1) * period
+            return min(next, dayStart + Seconds.day)
+        }
+        var day = calendar.dayIndex(t)
+        for _ in 0..<9 {
+            let dayStart = calendar.startOfDay(day)
+            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.fromSecond < window.toSecond {
+                let opening = dayStart + window.fromSecond
+                let closing = dayStart + window.toSecond
+                if t < opening { return opening }
+                let next = opening + ((t - opening) / period + 1) * period
+                if next < closing { return next }
+            }
+            day += 1
+        }
+        return nil
+    }
+}

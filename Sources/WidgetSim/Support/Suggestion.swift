@@ -1,0 +1,65 @@
+/// "Did you mean" suggestions for names typed by people.
+public enum Suggestion {
+    /// The closest of `candidates` to `word` by edit distance (ignoring case),
+    /// if close enough to be a plausible typo.
+    public static func nearest(to word: String, among candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        var best: (distance: Int, candidate: String)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if best == nil || distance < best!.distance { best = (distance, candidate) }
+        }
+        guard let best, best.distance <= max(2, word.count / 3) else { return nil }
+        return best.candidate
+    }
+
+    /// How a hint is written in a message.
+    public enum Style: Sendable {
+        /// ` (did you mean "atEnd"?)`, inside a sentence about a value.
+        case parenthesized
+        /// `; did you mean 'weather'?`, after a clause, as the command line writes it.
+        case clause
+    }
+
+    /// The "did you mean" text for `word`, or "" when no candidate is close
+    /// enough. Every message that suggests a name builds its hint here, so
+    /// they all read alike.
+    /// - Parameters:
+    ///   - quote: the quotation mark around the suggestion.
+    ///   - prefix: written before the suggestion (`--` for an option).
+    public static func hint(
+        for word: String, among candidates: [String], style: Style, quote: String = "\"", prefix: String = ""
+    ) -> String {
+        guard let match = nearest(to: word, among: candidates) else { return "" }
+        return hint(suggesting: match, style: style, quote: quote, prefix: prefix)
+    }
+
+    /// The "did you mean" text for a suggestion already found.
+    public static func hint(suggesting match: String, style: Style, quote: String = "\"", prefix: String = "") -> String {
+        let named = quote + prefix + match + quote
+        switch style {
+        case .parenthesized: return " (did you mean \(named)?)"
+        case .clause: return "; did you mean \(named)?"
+        }
+    }
+
+    /// Levenshtein distance between two strings, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
