@@ -117,7 +117,7 @@ struct ReloadsAudit {
     init(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) {
         self.rules = rules
         let table = try CSVTable.audited(text, file: file, header: ReportWriter.reloadsHeader)
-        var histories: [String: BudgetedHistory] = [:]
+        var histories: [String: BudgetAuditTrail] = [:]
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
@@ -142,8 +142,8 @@ struct ReloadsAudit {
             guard let used = Int(f[7]), used >= 0 else { throw malformed("budget_used_24h '\(f[7])' is not a whole number ≥ 0") }
             let limit = f[8].isEmpty ? nil : Int(f[8])
             if !f[8].isEmpty && (limit == nil || limit! < 1) { throw malformed("budget_limit '\(f[8])' is not a whole number ≥ 1") }
-            if rules.budgetModel == .unlimited && limit != nil { throw fail("budget_limit is \(f[8]) under the unlimited model, where there is no limit") }
-            if rules.budgetModel != .unlimited && limit == nil && budgeted { throw fail("budget_limit is empty under the \(rules.budgetModel.rawValue) model") }
+            if !rules.budgetModel.imposesLimit && limit != nil { throw fail("budget_limit is \(f[8]) under the unlimited model, where there is no limit") }
+            if rules.budgetModel.imposesLimit && limit == nil && budgeted { throw fail("budget_limit is empty under the \(rules.budgetModel.rawValue) model") }
             guard let waited = Int(f[9]), waited >= 0 else { throw malformed("waited_seconds '\(f[9])' is not a whole number ≥ 0") }
             _ = waited
             let result = f[10]
@@ -161,23 +161,21 @@ struct ReloadsAudit {
                 if policy != "never" && nextEligible.isEmpty { throw fail("policy \(policy) without next_eligible_seconds (F2)") }
             }
 
-            var history = histories[widget] ?? BudgetedHistory()
+            var history = histories[widget] ?? BudgetAuditTrail()
             if budgeted {
                 // F13: budgeted reloads of one instance are spaced.
                 if let last = history.times.last, seconds - last < rules.minimumSpacing {
                     throw fail("widget \(widget): budgeted reload at \(seconds) is \(seconds - last) s after the one at \(last); the minimum spacing is \(rules.minimumSpacing) s (F13)")
                 }
-                history.times.append(seconds)
-                history.limits.append(limit ?? 0)
+                history.append(seconds, limit: limit ?? 0)
             }
-            let inWindow = history.countInTrailingDay(upTo: seconds)
+            history.advance(to: seconds, localSecondOfDay: CivilCalendar.floorMod(stamp.localSeconds, Seconds.day))
+            let inWindow = history.inWindow
             guard used == inWindow else {
                 throw fail("widget \(widget): budget_used_24h is \(used) but the log has \(inWindow) budgeted reloads in the 24 h up to \(seconds)")
             }
-            if budgeted, let limit {
-                try ReloadsAudit.checkModel(
-                    rules, widget: widget, seconds: seconds, stamp: stamp, inWindow: inWindow, limit: limit,
-                    history: history, fail: fail)
+            if budgeted, let limit, let broken = rules.budgetModel.accounting.audit(history, limit: limit, parameters: rules.schedulerParameters) {
+                throw fail("widget \(widget): \(broken)")
             }
             histories[widget] = history
             if result == "ok" && firstOK[widget] == nil { firstOK[widget] = seconds }
@@ -187,65 +185,6 @@ struct ReloadsAudit {
             if budgeted { dayTotals.budgeted += 1 } else { dayTotals.free += 1 }
             if result == "timed_out" { dayTotals.timedOut += 1 }
             totals["\(day) \(widget)"] = dayTotals
-        }
-    }
-
-    /// One widget's budgeted reloads so far, with the start of the trailing
-    /// 24 hours kept as an index: rows come in time order, so the window only
-    /// moves forward and a long log is audited in linear time.
-    struct BudgetedHistory {
-        var times: [Int] = []
-        /// The limit in force at each budgeted reload.
-        var limits: [Int] = []
-        /// The first of `times` inside the trailing 24 hours of the last row.
-        var windowStart = 0
-
-        /// Budgeted reloads in `(seconds - 1 day, seconds]`; `seconds` never decreases.
-        mutating func countInTrailingDay(upTo seconds: Int) -> Int {
-            while windowStart < times.count && times[windowStart] <= seconds - Seconds.day { windowStart += 1 }
-            return times.count - windowStart
-        }
-
-        /// The largest limit in force in the trailing 24 hours.
-        var largestLimitInWindow: Int? { limits[windowStart...].max() }
-
-        /// Budgeted reloads at or after `instant`, counted from the newest.
-        func countSince(_ instant: Int) -> Int {
-            var count = 0
-            for time in times.reversed() {
-                guard time >= instant else { break }
-                count += 1
-            }
-            return count
-        }
-    }
-
-    /// Each budget model's own promise (F10, F24).
-    static func checkModel(
-        _ rules: ReportRules, widget: String, seconds: Int, stamp: LocalTimestamp, inWindow: Int, limit: Int,
-        history: BudgetedHistory, fail: (String) -> CheckViolation
-    ) throws(CheckViolation) {
-        switch rules.budgetModel {
-        case .unlimited:
-            return
-        case .rollingWindow:
-            guard inWindow <= limit else {
-                throw fail("widget \(widget): \(inWindow) budgeted reloads in the 24 h up to \(seconds), over the limit of \(limit) (F10)")
-            }
-        case .midnightReset:
-            let midnight = seconds - CivilCalendar.floorMod(stamp.localSeconds, Seconds.day)
-            let today = history.countSince(midnight)
-            guard today <= limit else {
-                throw fail("widget \(widget): \(today) budgeted reloads since local midnight, over the limit of \(limit)")
-            }
-        case .tokenBucket:
-            // A full bucket plus a day's refill bounds any 24 hours, at the
-            // largest limit in force during them.
-            let windowLimit = history.largestLimitInWindow ?? limit
-            let bound = windowLimit + Int((Double(windowLimit) * rules.tokenBucketBurst).rounded(.up)) + 1
-            guard inWindow <= bound else {
-                throw fail("widget \(widget): \(inWindow) budgeted reloads in 24 h, more than a full bucket plus a day's refill (\(bound))")
-            }
         }
     }
 

@@ -20,6 +20,16 @@ public struct ReportRules: Equatable, Sendable {
             tokenBucketBurst: parameters.tokenBucketBurst, pushBudget: parameters.pushBudget)
     }
 
+    /// The scheduler parameters these rules fix (the others keep their defaults).
+    public var schedulerParameters: SchedulerParameters {
+        var parameters = SchedulerParameters()
+        parameters.budgetModel = budgetModel
+        parameters.minimumSpacing = minimumSpacing
+        parameters.tokenBucketBurst = tokenBucketBurst
+        parameters.pushBudget = pushBudget
+        return parameters
+    }
+
     static let header = ["parameter", "value"]
 
     /// `parameters.csv`: one rule per row.

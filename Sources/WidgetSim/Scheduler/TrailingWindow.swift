@@ -1,26 +1,26 @@
-/// Instants in time order, of which only those in the trailing `length` seconds count.
+/// Instants in time order, of which only those in the trailing `length`
+/// seconds count: a widget's budgeted reloads in the last 24 hours (F10), or
+/// the views of a page in the last 24 hours (F9).
 ///
-/// Promised: `count(at:)` is the number of recorded instants in `(t - length, t]`
-/// for any `t` not earlier than the last recorded instant. Recording is
-/// amortised O(1); old instants are dropped lazily.
-struct TrailingWindow: Sendable {
-    let length: Int
+/// Promised: `count(at:)` is the number of recorded instants in
+/// `(t - length, t]`, for any `t` not earlier than the last recorded instant
+/// minus `length`. Queries change nothing; recording is amortised O(1), and
+/// instants that can no longer count are dropped as new ones arrive.
+public struct TrailingWindow: Sendable {
+    public let length: Int
     private var times: [SimTime] = []
+    /// Instants before this index are at or before `last - length`: out of every window from now on.
     private var head = 0
 
-    init(length: Int = Seconds.day) {
+    public init(length: Int = Seconds.day) {
         self.length = length
     }
 
     /// Records an instant.
     /// - Precondition: `t` is not earlier than the last recorded instant.
-    mutating func record(_ t: SimTime) {
+    public mutating func record(_ t: SimTime) {
         precondition(times.last.map { $0 <= t } ?? true, "TrailingWindow: time went backwards")
         times.append(t)
-    }
-
-    /// Drops instants that no longer count at `t`.
-    mutating func evict(before t: SimTime) {
         while head < times.count && times[head] <= t - length { head += 1 }
         // Compact once the dropped prefix dominates, keeping the work amortised O(1).
         if head > 64 && head * 2 > times.count {
@@ -29,17 +29,27 @@ struct TrailingWindow: Sendable {
         }
     }
 
-    /// The number of instants in `(t - length, t]`.
-    mutating func count(at t: SimTime) -> Int {
-        evict(before: t)
-        var end = times.count
-        while end > head && times[end - 1] > t { end -= 1 }
-        return end - head
+    /// The index of the oldest instant inside the window ending at `t`.
+    /// Queries come at about the time of the last record, so the walk from
+    /// `head` is a step or two.
+    private func firstIndexInWindow(at t: SimTime) -> Int {
+        var index = head
+        while index < times.count && times[index] <= t - length { index += 1 }
+        return index
     }
 
-    /// The `index`-th oldest instant still in the window (0 is the oldest).
-    func element(atOldest index: Int) -> SimTime { times[head + index] }
+    /// The number of instants in `(t - length, t]`.
+    public func count(at t: SimTime) -> Int {
+        var end = times.count
+        while end > head && times[end - 1] > t { end -= 1 }
+        return max(0, end - firstIndexInWindow(at: t))
+    }
+
+    /// The `index`-th oldest instant in the window ending at `t` (0 is the oldest).
+    public func element(atOldest index: Int, at t: SimTime) -> SimTime {
+        times[firstIndexInWindow(at: t) + index]
+    }
 
     /// The most recent instant, if any.
-    var last: SimTime? { times.count > head ? times.last : nil }
+    public var last: SimTime? { times.last }
 }

@@ -10,7 +10,7 @@ extension DeviceSimulator {
         #if WIDGETSIM_INTERNAL_CHECKS
         for (index, widget) in widgets.enumerated() {
             let waits = [widget.pendingEvent != nil, widget.batchTime != nil, widget.waitingForView].filter { $0 }.count
-            if widget.pending == nil {
+            if schedules[index].pending == nil {
                 precondition(waits == 0, "widget \(index): waits for a reload that is not pending")
             } else {
                 precondition(waits <= 1, "widget \(index): a pending reload waits in \(waits) ways at once")
@@ -22,7 +22,7 @@ extension DeviceSimulator {
                 precondition(openBatches.contains(batch), "widget \(index): joined batch \(batch), which is not open")
                 precondition(batch >= now, "widget \(index): joined batch \(batch), which is in the past")
             }
-            precondition(widget.added || (widget.inFlight == nil && widget.pending == nil), "widget \(index): reloads before it was added")
+            precondition(widget.added || (widget.inFlight == nil && schedules[index].pending == nil), "widget \(index): reloads before it was added")
         }
         #endif
     }

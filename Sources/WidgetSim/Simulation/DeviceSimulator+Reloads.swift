@@ -1,43 +1,14 @@
-// The reload pipeline. A budgeted request moves through four gates, in order:
-//   1. eligibility and spacing (F2, F4, F13): not before its eligible time,
-//      nor within `minimumSpacing` of the widget's last budgeted reload;
-//   2. visibility (F9): a widget unseen for `deferWhenUnseenFor` waits for a view;
-//   3. budget (F7, F10, F12): if spent, the request is withheld until budget
-//      is available, then runs once;
-//   4. coalescing (F14): it joins a device batch planned within
-//      `coalescingWindow`, or opens one after a `schedulingDelay` (F4).
-// Free reloads (F17) skip all four gates and run after their own short delay.
-// Any call serves every request made before it started.
+// The reload pipeline, as the simulator carries it out. The decisions (the
+// four gates, the daily limit) are the scheduler's (`ReloadScheduler`); the
+// simulator keeps the requests, acts on each decision, runs provider calls
+// and reports what happened. Any call serves every request made before it started.
 
 extension DeviceSimulator {
     // MARK: Budget
 
-    /// The widget's daily budget at `t`; nil under the unlimited model (F24).
-    ///
-    /// The base limit (F8) shrinks in proportion to how often the widget's page
-    /// was viewed in the trailing 24 h, down to `minimumDailyBudget` (F9), and
-    /// grows by `learningMultiplier` during the learning period (F11).
-    mutating func dailyLimit(_ widget: Int, at t: SimTime) -> Int? {
-        guard parameters.budgetModel != .unlimited else { return nil }
-        let learning = Double(t - widgets[widget].setup.addedAt) < parameters.learningDays * Double(Seconds.day)
-        var engagement = 1.0
-        if !learning && parameters.frequentViewsPerDay > 0 {
-            let views = pageViews[widgets[widget].setup.page].count(at: t)
-            engagement = min(1, Double(views) / parameters.frequentViewsPerDay)
-        }
-        let base = Double(widgets[widget].baseDailyBudget)
-        var limit = max(parameters.minimumDailyBudget, Int((base * engagement).rounded()))
-        if learning {
-            limit = Int((Double(limit) * parameters.learningMultiplier).rounded())
-        }
-        return limit
-    }
-
-    /// When the widget may next run a budgeted reload, judged at `t` against
-    /// `limit` (nil: unlimited).
-    mutating func budgetAvailability(_ widget: Int, at t: SimTime, limit: Int?) -> SimTime {
-        guard let limit else { return t }
-        return widgets[widget].ledger.earliestAvailability(at: t, limit: limit, calendar: calendar)
+    /// The widget's daily budget at `t`; nil under a model without a limit (F24).
+    func dailyLimit(_ widget: Int, at t: SimTime) -> Int? {
+        scheduler.dailyLimit(of: schedules[widget], at: t, pageViewsInTrailingDay: pageViews[pageOfWidget[widget]].count(at: t))
     }
 
     // MARK: Requests
@@ -45,13 +16,9 @@ extension DeviceSimulator {
     /// Asks for a budgeted reload of `widget`, eligible from `eligibleAt` (F12: merges with a pending one).
     mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) {
         guard widgets[widget].added else { return }
-        if var pending = widgets[widget].pending {
-            pending.requests += 1
-            if eligibleAt < pending.eligibleAt {
-                pending.eligibleAt = eligibleAt
-                pending.trigger = trigger
-            }
-            widgets[widget].pending = pending
+        if var pending = schedules[widget].pending {
+            pending.merge(trigger: trigger, eligibleAt: eligibleAt)
+            schedules[widget].pending = pending
             if pending.withheldReported {
                 // Merged into a request that is already waiting for budget: this one waits too.
                 observer.reloadWithheld(WithheldRecord(time: now, device: deviceIndex, widget: widget, trigger: trigger, requests: 1))
@@ -62,7 +29,7 @@ extension DeviceSimulator {
                 return
             }
         } else {
-            widgets[widget].pending = PendingReload(trigger: trigger, eligibleAt: eligibleAt, requests: 1, withheldReported: false)
+            schedules[widget].pending = PendingReload(trigger: trigger, eligibleAt: eligibleAt)
         }
         advancePendingReload(widget)
     }
@@ -102,11 +69,12 @@ extension DeviceSimulator {
         })
     }
 
-    // MARK: The four gates
+    // MARK: Acting on the scheduler's decisions
 
-    /// Moves the widget's pending budgeted reload through the gates as far as it can go now.
-    mutating func advancePendingReload(_ widget: Int) {
-        guard let pending = widgets[widget].pending, widgets[widget].inFlight == nil else { return }
+    /// Asks the scheduler about the widget's pending budgeted reload and acts
+    /// on its decision. `batchDue` is true when the batch it joined is due now.
+    mutating func advancePendingReload(_ widget: Int, batchDue: Bool = false) {
+        guard schedules[widget].pending != nil, widgets[widget].inFlight == nil else { return }
         if let handle = widgets[widget].pendingEvent {
             queue.cancel(handle)
             widgets[widget].pendingEvent = nil
@@ -114,51 +82,36 @@ extension DeviceSimulator {
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
 
-        // Gate 1: eligibility (F2, F4) and minimum spacing (F13).
-        var due = max(now, pending.eligibleAt)
-        if let last = widgets[widget].lastBudgetedStart {
-            due = max(due, last + parameters.minimumSpacing)
-        }
-        if due > now {
+        // No method of `self` is called while `schedules` is borrowed inout:
+        // that would make Swift copy the whole simulator to keep them apart.
+        let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
+        let views = pageViews[pageOfWidget[widget]].count(at: now)
+        let decision = scheduler.decide(
+            &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
+            batchDue: batchDue, calendar: calendar)
+        switch decision {
+        case .waitUntil(let due):
             widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
-            return
-        }
-
-        // Gate 2: visibility (F9).
-        if parameters.deferWhenUnseenFor > 0 && now - lastSeen(widget) > parameters.deferWhenUnseenFor {
+        case .waitForView:
             widgets[widget].waitingForView = true
-            return
-        }
-
-        // Gate 3: budget (F7, F10, F12).
-        let available = budgetAvailability(widget, at: now, limit: dailyLimit(widget, at: now))
-        if available > now {
+        case .withheldUntil(let available):
+            let pending = schedules[widget].pending!
             if !pending.withheldReported {
-                widgets[widget].pending!.withheldReported = true
+                schedules[widget].pending!.withheldReported = true
                 observer.reloadWithheld(WithheldRecord(
                     time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
             }
             widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: available)
-            return
-        }
-
-        // Gate 4: coalescing (F14) and scheduling delay (F4).
-        if let batch = openBatches.first(where: { $0 >= now && $0 <= now + parameters.coalescingWindow }) {
+        case .joinBatch(let batch):
             widgets[widget].batchTime = batch
-        } else {
-            let delay = schedulingDelay.draw(using: &widgets[widget].schedulingRandom)
-            let batch = now + min(delay, parameters.maximumSchedulingDelay)
-            if !openBatches.contains(batch) {
-                openBatches.append(batch)
-                queue.schedule(.batchDue, at: batch)
-            }
+        case .openBatch(let batch):
+            openBatches.append(batch)
+            queue.schedule(.batchDue, at: batch)
             widgets[widget].batchTime = batch
+        case .runNow(let limit):
+            let pending = schedules[widget].pending!
+            startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
-    }
-
-    /// When the widget was last on screen (its page's last view, or when it was added).
-    func lastSeen(_ widget: Int) -> SimTime {
-        pageLastViewed[widgets[widget].setup.page] ?? widgets[widget].setup.addedAt
     }
 
     /// Runs every widget whose pending reload joined the batch planned for now.
@@ -166,15 +119,7 @@ extension DeviceSimulator {
         openBatches.removeAll { $0 <= now }
         for widget in widgets.indices where widgets[widget].batchTime == now {
             widgets[widget].batchTime = nil
-            guard let pending = widgets[widget].pending, widgets[widget].inFlight == nil else { continue }
-            // The limit may have shrunk while the batch waited: check again.
-            let spaced = widgets[widget].lastBudgetedStart.map { now >= $0 + parameters.minimumSpacing } ?? true
-            let limit = dailyLimit(widget, at: now)
-            if spaced && budgetAvailability(widget, at: now, limit: limit) == now {
-                startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
-            } else {
-                advancePendingReload(widget)
-            }
+            advancePendingReload(widget, batchDue: true)
         }
     }
 
@@ -199,17 +144,17 @@ extension DeviceSimulator {
         precondition(widgets[widget].inFlight == nil, "one call at a time per widget")
         let limit = knownLimit ?? dailyLimit(widget, at: now)
         if budgeted {
-            widgets[widget].ledger.charge(at: now, limit: limit ?? .max, calendar: calendar)
-            widgets[widget].lastBudgetedStart = now
+            schedules[widget].ledger.charge(at: now, limit: limit ?? .max, calendar: calendar)
+            schedules[widget].lastBudgetedStart = now
         }
-        let used = widgets[widget].ledger.usedInTrailingDay(at: now)
+        let used = schedules[widget].ledger.usedInTrailingDay(at: now)
 
         // The call serves every request made before it started.
         if let handle = widgets[widget].pendingEvent {
             queue.cancel(handle)
             widgets[widget].pendingEvent = nil
         }
-        widgets[widget].pending = nil
+        schedules[widget].pending = nil
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
 
@@ -228,7 +173,7 @@ extension DeviceSimulator {
             // picks a retry time as for a single-entry `atEnd` (F3).
             nextEligible = widgets[widget].hasTimeline
                 ? widgets[widget].installedNextEligible
-                : completesAt + parameters.singleEntryAtEndDelay.draw(using: &widgets[widget].schedulingRandom)
+                : completesAt + parameters.singleEntryAtEndDelay.draw(using: &schedules[widget].schedulingRandom)
         } else {
             nextEligible = eligibility(of: policy, entries: widgets[widget].incoming, receivedAt: completesAt, widget: widget)
         }
@@ -268,7 +213,7 @@ extension DeviceSimulator {
             if entries.count >= 2 { return entries[entries.count - 1].date }
             // F3: with a single entry the system picks the time itself.
             let base = max(receivedAt, entries.first?.date ?? receivedAt)
-            return base + parameters.singleEntryAtEndDelay.draw(using: &widgets[widget].schedulingRandom)
+            return base + parameters.singleEntryAtEndDelay.draw(using: &schedules[widget].schedulingRandom)
         }
     }
 

@@ -13,8 +13,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     let deviceIndex: Int
     let setup: DeviceSetup
     let parameters: SchedulerParameters
-    /// `parameters.schedulingDelay`, prepared: it is drawn for every batch.
-    let schedulingDelay: DurationSampler
+    /// Decides when budgeted reloads run; the simulator only acts on its decisions.
+    let scheduler: ReloadScheduler
     let calendar: CivilCalendar
     let endTime: SimTime
     let seed: StreamSeed
@@ -23,7 +23,14 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// The current virtual time; it never moves backwards.
     public internal(set) var now: SimTime = 0
     var widgets: [WidgetRuntime] = []
+    /// The scheduler's view of each widget (budget, last budgeted reload,
+    /// pending request), by widget index: kept apart from `widgets` so the
+    /// scheduler can update one in place while the simulator holds the other.
+    var schedules: [WidgetSchedule] = []
     let widgetsOnPage: [[Int]]
+    /// Each widget's page, read on every scheduling decision (reading it
+    /// through `widgets[i].setup` would copy the whole setup).
+    let pageOfWidget: [Int]
     let widgetsOfApp: [[Int]]
     /// True when some widget's truth follows significant location changes.
     let hasLocationWidgets: Bool
@@ -60,12 +67,13 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         self.deviceIndex = deviceIndex
         self.setup = device
         self.parameters = simulation.scheduler
-        self.schedulingDelay = DurationSampler(simulation.scheduler.schedulingDelay)
+        self.scheduler = ReloadScheduler(parameters: simulation.scheduler)
         self.calendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
         self.endTime = simulation.endTime
         let seed = simulation.masterSeed.derived("device", device.id)
         self.seed = seed
 
+        pageOfWidget = device.widgets.map(\.page)
         widgetsOnPage = device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } }
         widgetsOfApp = device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } }
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
@@ -84,7 +92,6 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         let calendar = self.calendar
         widgets = device.widgets.map { widget in
             let widgetSeed = seed.derived("widget", widget.id)
-            var budgetRandom = widgetSeed.derived("budget").stream()
             let provider: AnyTimelineProvider
             switch widget.provider {
             case .configured(let settings): provider = AnyTimelineProvider(ConfiguredProvider(settings: settings))
@@ -102,14 +109,20 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 provider: provider,
                 network: widget.provider.network,
                 providerRandom: widgetSeed.derived("provider").stream(),
-                schedulingRandom: widgetSeed.derived("scheduling").stream(),
                 interactionRandom: widgetSeed.derived("interaction").stream(),
                 truthRandom: widgetSeed.derived("truth").stream(),
                 notificationRandom: widgetSeed.derived("notifications").stream(),
-                baseDailyBudget: budgetRandom.nextInt(in: parameters.dailyBudgetMin...parameters.dailyBudgetMax),
-                ledger: BudgetLedger(model: parameters.budgetModel, burstFraction: parameters.tokenBucketBurst),
                 truth: truth
             )
+        }
+        schedules = device.widgets.map { widget in
+            let widgetSeed = seed.derived("widget", widget.id)
+            var budgetRandom = widgetSeed.derived("budget").stream()
+            return WidgetSchedule(
+                baseDailyBudget: budgetRandom.nextInt(in: parameters.dailyBudgetMin...parameters.dailyBudgetMax),
+                addedAt: widget.addedAt,
+                ledger: BudgetLedger(model: parameters.budgetModel, parameters: parameters),
+                schedulingRandom: widgetSeed.derived("scheduling").stream())
         }
     }
 

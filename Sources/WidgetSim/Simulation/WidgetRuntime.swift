@@ -1,15 +1,3 @@
-/// A budgeted reload that has been asked for and not yet run (F12).
-///
-/// Requests for one widget merge into one pending reload: it keeps the
-/// earliest eligibility and that request's trigger, and counts how many
-/// requests it stands for.
-struct PendingReload: Sendable {
-    var trigger: ReloadTrigger
-    var eligibleAt: SimTime
-    var requests: Int
-    var withheldReported: Bool
-}
-
 /// A provider call between its start and its completion.
 struct CallInFlight: Sendable {
     var completesAt: SimTime
@@ -26,16 +14,12 @@ struct WidgetRuntime {
     /// The provider's simulated server, resolved once.
     let network: NetworkModel
     var providerRandom: RandomStream
-    var schedulingRandom: RandomStream
     var interactionRandom: RandomStream
     /// Arrivals of unpredictable truth changes.
     var truthRandom: RandomStream
     /// Delivery delays of notifications about those changes, kept apart so
     /// that changing how the app reacts never moves the changes themselves.
     var notificationRandom: RandomStream
-    /// This instance's base daily budget, drawn once (F7, F8).
-    let baseDailyBudget: Int
-    var ledger: BudgetLedger
     var truth: ContentTruth
 
     /// The installed timeline.
@@ -50,9 +34,7 @@ struct WidgetRuntime {
     /// The last local day reported to the observer, so a widget added at
     /// midnight is reported once for that day.
     var lastReportedDay = Int.min
-    var lastBudgetedStart: SimTime?
     var inFlight: CallInFlight?
-    var pending: PendingReload?
     var pendingEvent: EventQueue<DeviceEvent>.Handle?
     /// The batch this widget's pending reload will run in.
     var batchTime: SimTime?

@@ -1,0 +1,59 @@
+/// A bucket of `round(limit × tokenBucketBurst)` tokens (at least one),
+/// refilled continuously at `limit` tokens a day; each budgeted reload takes
+/// one. A reading of a budget that "updates throughout the day" (F10).
+///
+/// Promised: in any stretch of time, budgeted reloads never exceed the
+/// bucket's capacity plus what refilled meanwhile.
+public struct TokenBucketBudget: BudgetAccounting {
+    public static let name = "tokenBucket"
+    public static let rule = "a bucket of `round(limit × tokenBucketBurst)` tokens, refilled continuously at `limit` a day; one token per call (F10)"
+
+    let burstFraction: Double
+    private var tokens: Double = .nan
+    private var tokensUpdatedAt: SimTime = 0
+
+    /// Rounding slack when comparing a refilled token count with one.
+    static let tokenTolerance = 1e-9
+
+    public init(parameters: SchedulerParameters) {
+        burstFraction = parameters.tokenBucketBurst
+    }
+
+    /// The bucket's capacity for a daily `limit`: at least one token.
+    func capacity(limit: Int) -> Double {
+        max(1, (Double(limit) * burstFraction).rounded())
+    }
+
+    public mutating func earliestAvailability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> SimTime {
+        refill(at: t, limit: limit)
+        guard tokens < 1 - TokenBucketBudget.tokenTolerance else { return t }
+        let perSecond = Double(limit) / Double(Seconds.day)
+        return t + Int(((1 - tokens) / perSecond).rounded(.up))
+    }
+
+    public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {
+        refill(at: t, limit: limit)
+        tokens = max(0, tokens - 1)
+    }
+
+    /// Tops the bucket up for the time since it was last looked at, at the
+    /// refill rate of the limit in force now.
+    private mutating func refill(at t: SimTime, limit: Int) {
+        let full = capacity(limit: limit)
+        if tokens.isNaN {
+            tokens = full
+        } else {
+            tokens = min(full, tokens + Double(t - tokensUpdatedAt) * Double(limit) / Double(Seconds.day))
+        }
+        tokensUpdatedAt = t
+    }
+
+    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
+        // A full bucket plus a day's refill bounds any 24 hours, at the
+        // largest limit in force during them.
+        let windowLimit = trail.largestLimitInWindow ?? limit
+        let bound = windowLimit + Int((Double(windowLimit) * parameters.tokenBucketBurst).rounded(.up)) + 1
+        guard trail.inWindow > bound else { return nil }
+        return "\(trail.inWindow) budgeted reloads in 24 h, more than a full bucket plus a day's refill (\(bound))"
+    }
+}
