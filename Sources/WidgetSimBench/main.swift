@@ -41,8 +41,10 @@ func benchmarkSetup(path: String, devices: Int, days: Int) -> SimulationSetup {
         FileHandle.standardError.write(Data("widgetsim-bench: \(path) is not a fleet scenario\n".utf8))
         exit(64)
     }
-    setup.fleet!.deviceCount = devices
-    setup.fleet!.warmUpDays = 0
+    setup.population.updateFleet { fleet in
+        fleet.deviceCount = devices
+        fleet.warmUpDays = 0
+    }
     setup.days = days
     return setup
 }

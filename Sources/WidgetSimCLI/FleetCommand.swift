@@ -65,7 +65,7 @@ struct FleetCommand: Command {
         guard document.base.fleet != nil else {
             throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)'", code: .usage)
         }
-        if let devices { document.override { $0.fleet?.deviceCount = devices } }
+        if let devices { document.override { $0.population.updateFleet { $0.deviceCount = devices } } }
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
         var options = FleetRun.Options()

@@ -9,10 +9,10 @@ struct FleetTests {
     /// The shipped fleet scenario, shrunk to a size a debug build runs quickly.
     static func document(devices: Int = 120, days: Int = 2) throws -> ScenarioDocument {
         var document = try ScenarioLoader.loadDocument(path: Paths.scenario("fleet-weather"))
-        document.base.fleet!.deviceCount = devices
+        document.base.population.updateFleet { $0.deviceCount = devices }
         document.base.days = days
         for index in document.variants.indices {
-            document.variants[index].setup.fleet!.deviceCount = devices
+            document.variants[index].setup.population.updateFleet { $0.deviceCount = devices }
             document.variants[index].setup.days = days
         }
         return document
@@ -96,9 +96,9 @@ struct FleetTests {
 
     @Test func warmUpDaysAreSimulatedButNotCounted() throws {
         var document = try Self.document(devices: 40, days: 1)
-        document.base.fleet!.warmUpDays = 0
+        document.base.population.updateFleet { $0.warmUpDays = 0 }
         let cold = FleetRun.run(document.base, options: FleetRun.Options())
-        document.base.fleet!.warmUpDays = 1
+        document.base.population.updateFleet { $0.warmUpDays = 1 }
         let warm = FleetRun.run(document.base, options: FleetRun.Options())
         #expect(cold.widgetDays == warm.widgetDays)
         #expect(warm.events > cold.events)

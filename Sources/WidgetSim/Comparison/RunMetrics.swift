@@ -20,12 +20,7 @@ public struct RunMetrics: Equatable, Sendable {
 
     /// Runs `setup` and measures it.
     public static func measure(_ setup: SimulationSetup) -> RunMetrics {
-        var observer = MetricsObserver()
-        for index in setup.devices.indices {
-            var device = DeviceSimulator(simulation: setup, deviceIndex: index, observer: consume observer)
-            device.run()
-            observer = device.observer
-        }
+        let observer = Simulation.run(setup, observer: MetricsObserver())
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
         return observer.metrics(widgetDays: Double(widgets * setup.days))
     }

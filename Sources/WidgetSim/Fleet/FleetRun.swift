@@ -46,19 +46,12 @@ public enum FleetRun {
         let threads = max(1, min(options.threads, devices.count))
         let counter = DeviceCounter(progress: progress)
         let parts = ParallelMap.map(count: threads, threads: threads) { worker -> FleetAggregate in
-            var observer = FleetObserver(days: setup.days, warmUp: warmUp)
-            var position = worker
-            while position < devices.count {
-                let index = devices[position]
-                let device = fleet.device(index, master: setup.masterSeed)
-                var simulator = DeviceSimulator(device: device, of: simulated, deviceIndex: 0, observer: consume observer)
-                simulator.run()
-                observer = simulator.observer
-                observer.finishDevice(widgets: device.widgets.count, events: simulator.eventsProcessed)
+            let mine = stride(from: worker, to: devices.count, by: threads).lazy.map { devices[$0] }
+            return Simulation.run(simulated, devices: mine, observer: FleetObserver(days: setup.days, warmUp: warmUp)) {
+                observer, device, events in
+                observer.finishDevice(widgets: device.widgets.count, events: events)
                 counter.increment()
-                position += threads
-            }
-            return observer.aggregate
+            }.aggregate
         }
         var total = FleetAggregate(days: setup.days)
         for part in parts { total.merge(part) }

@@ -34,9 +34,10 @@ struct VariantApplier {
     static let maximumVariants = 64
 
     let file: String
+    var catalog: SwiftCatalog = .builtIn
 
     func decodeDocument(_ root: JSONNode) throws(ScenarioError) -> ScenarioDocument {
-        let base = try ScenarioDecoder(file: file).decode(root)
+        let base = try ScenarioDecoder(file: file, catalog: catalog).decode(root)
         let top = try ValueReader(node: root, path: "", file: file).object()
         let baseName = try top.optional("baseName")?.identifier() ?? "base"
         guard let list = top.optional("variants") else { return ScenarioDocument(base: base, baseName: baseName, variants: []) }
@@ -57,7 +58,7 @@ struct VariantApplier {
             let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
             let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
             do {
-                let setup = try ScenarioDecoder(file: file).decode(patched)
+                let setup = try ScenarioDecoder(file: file, catalog: catalog).decode(patched)
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup))
             } catch {
                 throw .inVariant(name: name, error: error)

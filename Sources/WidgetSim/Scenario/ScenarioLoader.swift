@@ -6,38 +6,33 @@ public enum ScenarioLoader {
     public static let maximumFileBytes = 16 * 1024 * 1024
 
     /// Reads and decodes the scenario at `path`.
-    public static func load(path: String) throws(ScenarioError) -> SimulationSetup {
-        let bytes = try readFile(path)
-        return try decode(bytes, file: path)
+    public static func load(path: String, catalog: SwiftCatalog = .builtIn) throws(ScenarioError) -> SimulationSetup {
+        try loadDocument(path: path, catalog: catalog).base
     }
 
     /// Reads and decodes the scenario at `path` with its variants.
-    public static func loadDocument(path: String) throws(ScenarioError) -> ScenarioDocument {
-        try decodeDocument(try readFile(path), file: path)
+    public static func loadDocument(path: String, catalog: SwiftCatalog = .builtIn) throws(ScenarioError) -> ScenarioDocument {
+        try decodeDocument(try readFile(path), file: path, catalog: catalog)
     }
 
     /// Decodes scenario text; `file` names it in errors.
-    public static func decode(_ text: String, file: String) throws(ScenarioError) -> SimulationSetup {
-        try decode(Array(text.utf8), file: file)
+    public static func decode(_ text: String, file: String, catalog: SwiftCatalog = .builtIn) throws(ScenarioError) -> SimulationSetup {
+        try decodeDocument(Array(text.utf8), file: file, catalog: catalog).base
     }
 
     /// Decodes scenario text with its variants; `file` names it in errors.
-    public static func decodeDocument(_ text: String, file: String) throws(ScenarioError) -> ScenarioDocument {
-        try decodeDocument(Array(text.utf8), file: file)
+    public static func decodeDocument(_ text: String, file: String, catalog: SwiftCatalog = .builtIn) throws(ScenarioError) -> ScenarioDocument {
+        try decodeDocument(Array(text.utf8), file: file, catalog: catalog)
     }
 
-    static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> SimulationSetup {
-        try decodeDocument(bytes, file: file).base
-    }
-
-    static func decodeDocument(_ bytes: [UInt8], file: String) throws(ScenarioError) -> ScenarioDocument {
+    static func decodeDocument(_ bytes: [UInt8], file: String, catalog: SwiftCatalog) throws(ScenarioError) -> ScenarioDocument {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
-        var document = try VariantApplier(file: file).decodeDocument(root)
+        var document = try VariantApplier(file: file, catalog: catalog).decodeDocument(root)
         document.fingerprint = StreamSeed.fnv1a(bytes)
         return document
     }

@@ -175,14 +175,10 @@ extension DeviceSimulator {
         queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(day), scheduleNext: true), at: now + length)
     }
 
-    /// The app comes to the foreground and makes its usual WidgetCenter call, free (F17).
+    /// The app comes to the foreground; the calls its code makes now are free (F17).
     mutating func enterForeground(_ app: Int) {
         appForegroundSessions[app] += 1
-        switch setup.apps[app].foregroundReload {
-        case .none: break
-        case .all: applyWidgetCenter(.reloadAllTimelines, from: app)
-        case .kind(let kind): applyWidgetCenter(.reloadTimelines(ofKind: kind), from: app)
-        }
+        send(.becameActive, to: app)
     }
 
     mutating func endAppSession(_ app: Int, day: Int, scheduleNext: Bool) {
@@ -208,14 +204,14 @@ extension DeviceSimulator {
     mutating func beginMediaSession(_ app: Int, length: Int, day: Int, scheduleNext: Bool) {
         mediaSessionCounter += 1
         appMediaSession[app] = mediaSessionCounter
-        applyWidgetCenter(.reloadAllTimelines, from: app)
+        send(.mediaSessionTick, to: app)
         queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(mediaSessionCounter)), at: now + setup.apps[app].mediaReloadInterval)
         queue.schedule(.mediaSessionEnded(app: Int32(app), day: Int32(day), session: Int32(mediaSessionCounter), scheduleNext: scheduleNext), at: now + length)
     }
 
     mutating func mediaReloadTick(_ app: Int, session: Int) {
         guard appMediaSession[app] == session else { return }
-        applyWidgetCenter(.reloadAllTimelines, from: app)
+        send(.mediaSessionTick, to: app)
         queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(session)), at: now + setup.apps[app].mediaReloadInterval)
     }
 
@@ -288,8 +284,8 @@ extension DeviceSimulator {
         switch reaction {
         case .none: break
         case .push: deliverWidgetPush(to: app)
-        case .reloadKind: applyWidgetCenter(.reloadTimelines(ofKind: widgets[widget].setup.kind), from: app)
-        case .reloadAll: applyWidgetCenter(.reloadAllTimelines, from: app)
+        // A notification wakes the app; its code decides what to reload (F16, E2).
+        case .reloadKind, .reloadAll: send(.contentChanged(kind: widgets[widget].setup.kind), to: app)
         }
     }
 
@@ -308,8 +304,14 @@ extension DeviceSimulator {
     mutating func perform(_ action: ScriptedAction.Action) {
         switch action {
         case .view(let page): lookAtPage(page)
-        case .reloadTimelines(let app, let kind): applyWidgetCenter(.reloadTimelines(ofKind: kind), from: app)
-        case .reloadAllTimelines(let app): applyWidgetCenter(.reloadAllTimelines, from: app)
+        case .reloadTimelines(let app, let kind):
+            var center = widgetCenter(for: app)
+            center.reloadTimelines(ofKind: kind)
+            applyRequests(of: center, from: app)
+        case .reloadAllTimelines(let app):
+            var center = widgetCenter(for: app)
+            center.reloadAllTimelines()
+            applyRequests(of: center, from: app)
         case .push(let app): deliverWidgetPush(to: app)
         case .appSession(let app, let length):
             enterForeground(app)

@@ -40,6 +40,19 @@ extension DeviceSimulator {
         queue.schedule(.freeReloadDue(widget: Int32(widget), trigger: trigger, requestedAt: Int32(now)), at: max(now, at))
     }
 
+    /// Lets the app's code handle `event`, then applies the WidgetCenter
+    /// calls it made, in order (F16, F17).
+    mutating func send(_ event: AppEvent, to app: Int) {
+        var center = widgetCenter(for: app)
+        apps[app].handle(event, at: now, center: &center)
+        applyRequests(of: center, from: app)
+    }
+
+    /// Applies every request made on `center` by `app`, in call order.
+    mutating func applyRequests(of center: WidgetCenter, from app: Int) {
+        for request in center.requests { applyWidgetCenter(request, from: app) }
+    }
+
     /// Applies a WidgetCenter call made by `app` now (F16): free while the app is
     /// in the foreground or has a media session (F17), budgeted otherwise.
     mutating func applyWidgetCenter(_ request: WidgetCenter.Request, from app: Int) {

@@ -41,6 +41,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var pageRandoms: [RandomStream]
     var pageViews: [TrailingWindow]
     var pageLastViewed: [SimTime?]
+    /// Each app's code, which answers app events with WidgetCenter calls (F16).
+    var apps: [any ContainingApp]
     var appSessionRandoms: [RandomStream]
     var appMediaRandoms: [RandomStream]
     var appCenterRandoms: [RandomStream]
@@ -57,7 +59,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
     /// Creates a simulator for device `deviceIndex` of `simulation`.
     public init(simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
-        self.init(device: simulation.devices[deviceIndex], of: simulation, deviceIndex: deviceIndex, observer: observer)
+        self.init(
+            device: simulation.population.device(deviceIndex, master: simulation.masterSeed), of: simulation,
+            deviceIndex: deviceIndex, observer: observer)
     }
 
     /// Creates a simulator for `device`, run under `simulation`'s clock,
@@ -80,6 +84,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
         pageViews = device.pages.map { _ in TrailingWindow() }
         pageLastViewed = device.pages.map { _ in nil }
+        apps = device.apps.indices.map { app in
+            if let swift = device.apps[app].swift { return swift.make() }
+            let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
+            return ConfiguredApp(foregroundReload: device.apps[app].foregroundReload, reloadAllOnChangeOf: reloadAll)
+        }
         appSessionRandoms = device.apps.map { seed.derived("app", $0.id, "sessions").stream() }
         appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
         appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }

@@ -10,10 +10,8 @@ public struct SimulationSetup: Sendable {
     public var start: CivilDateTime
     public var utcOffsetSeconds: Int
     public var scheduler: SchedulerParameters
-    /// The devices of a scenario that lists them one by one.
-    public var devices: [DeviceSetup]
-    /// The population of a fleet scenario (then `devices` is empty).
-    public var fleet: FleetSetup?
+    /// The devices: listed one by one, or a fleet drawn from a template.
+    public var population: Population
 
     public init(
         name: String,
@@ -23,8 +21,7 @@ public struct SimulationSetup: Sendable {
         start: CivilDateTime = CivilDateTime(year: 2026, month: 3, day: 2),
         utcOffsetSeconds: Int = 0,
         scheduler: SchedulerParameters = SchedulerParameters(),
-        devices: [DeviceSetup],
-        fleet: FleetSetup? = nil
+        population: Population
     ) {
         self.name = name
         self.description = description
@@ -33,9 +30,33 @@ public struct SimulationSetup: Sendable {
         self.start = start
         self.utcOffsetSeconds = utcOffsetSeconds
         self.scheduler = scheduler
-        self.devices = devices
-        self.fleet = fleet
+        self.population = population
     }
+
+    /// A setup whose devices are listed one by one.
+    public init(
+        name: String,
+        description: String = "",
+        seed: UInt64,
+        days: Int,
+        start: CivilDateTime = CivilDateTime(year: 2026, month: 3, day: 2),
+        utcOffsetSeconds: Int = 0,
+        scheduler: SchedulerParameters = SchedulerParameters(),
+        devices: [DeviceSetup]
+    ) {
+        self.init(
+            name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: utcOffsetSeconds,
+            scheduler: scheduler, population: .devices(devices))
+    }
+
+    /// The listed devices; empty for a fleet. Setting them makes the population a list.
+    public var devices: [DeviceSetup] {
+        get { population.listedDevices }
+        set { population = .devices(newValue) }
+    }
+
+    /// The fleet, for a fleet scenario.
+    public var fleet: FleetSetup? { population.fleet }
 
     /// The scenario's calendar (its own time zone).
     public var calendar: CivilCalendar {
@@ -47,6 +68,49 @@ public struct SimulationSetup: Sendable {
 
     /// The root of every random stream in the run.
     public var masterSeed: StreamSeed { StreamSeed(seed) }
+}
+
+/// The devices a simulation runs.
+public enum Population: Sendable {
+    /// Devices listed one by one (`simulate` and `compare` keep their rows).
+    case devices([DeviceSetup])
+    /// A population drawn from a template (`fleet` keeps only counters).
+    case fleet(FleetSetup)
+
+    /// How many devices there are.
+    public var count: Int {
+        switch self {
+        case .devices(let devices): return devices.count
+        case .fleet(let fleet): return fleet.deviceCount
+        }
+    }
+
+    /// Device `index`; a fleet draws it from the master seed and the index alone.
+    public func device(_ index: Int, master: StreamSeed) -> DeviceSetup {
+        switch self {
+        case .devices(let devices): return devices[index]
+        case .fleet(let fleet): return fleet.device(index, master: master)
+        }
+    }
+
+    /// The listed devices; empty for a fleet.
+    public var listedDevices: [DeviceSetup] {
+        if case .devices(let devices) = self { return devices }
+        return []
+    }
+
+    /// The fleet, if the population is one.
+    public var fleet: FleetSetup? {
+        if case .fleet(let fleet) = self { return fleet }
+        return nil
+    }
+
+    /// Changes the fleet; a listed population is left as it is.
+    public mutating func updateFleet(_ change: (inout FleetSetup) -> Void) {
+        guard case .fleet(var fleet) = self else { return }
+        change(&fleet)
+        self = .fleet(fleet)
+    }
 }
 
 /// One simulated iPhone or iPad: its user, apps, Home Screen pages and widgets.
@@ -95,16 +159,12 @@ public struct PageSetup: Equatable, Sendable {
     }
 }
 
-/// What an app does with WidgetCenter when it comes to the foreground.
-public enum ForegroundReload: Equatable, Sendable {
-    case none
-    case all
-    case kind(String)
-}
-
 /// A containing app and how the user uses it.
-public struct AppSetup: Equatable, Sendable {
+public struct AppSetup: Sendable {
     public var id: String
+    /// The app's code, written in Swift; nil for the built-in `ConfiguredApp`,
+    /// which does what `foregroundReload` and the widgets' truths configure.
+    public var swift: SwiftApp?
     /// Foreground sessions a day, while awake.
     public var sessionsPerDay: Double = 0
     public var sessionLength: DurationDistribution = .exponential(mean: 180)
@@ -118,6 +178,19 @@ public struct AppSetup: Equatable, Sendable {
 
     public init(id: String) {
         self.id = id
+    }
+}
+
+/// A containing app written in Swift against the library's `ContainingApp`.
+public struct SwiftApp: Sendable {
+    /// A name for reports.
+    public var name: String
+    /// Builds a fresh app; called once per device run.
+    public var make: @Sendable () -> any ContainingApp
+
+    public init(_ name: String, make: @escaping @Sendable () -> any ContainingApp) {
+        self.name = name
+        self.make = make
     }
 }
 

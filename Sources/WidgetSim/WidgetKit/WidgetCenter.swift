@@ -14,10 +14,10 @@ public struct WidgetInfo: Equatable, Sendable {
 
 /// The app's handle on its widgets (F16). Mirrors WidgetKit's `WidgetCenter`.
 ///
-/// App code running inside the simulation (scripted actions, or a Swift app
-/// model) calls it; the simulator then applies the collected requests, which
-/// are budgeted unless the app is in the foreground or has an audio or
-/// navigation session (F16, F17).
+/// App code running inside the simulation (a `ContainingApp`, or a scripted
+/// action) calls it; the simulator then applies the collected requests in
+/// call order, budgeted unless the app is in the foreground or has an audio
+/// or navigation session (F16, F17).
 public struct WidgetCenter: Sendable {
     /// A reload request from the app.
     public enum Request: Equatable, Sendable {

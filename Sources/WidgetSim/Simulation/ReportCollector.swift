@@ -27,18 +27,3 @@ public struct ReportCollector: SimulationObserver, Sendable {
         withheld = ordered(withheld) { ($0.time, $0.device) }
     }
 }
-
-/// Runs every device of a simulation in order and collects what happened.
-public enum Simulation {
-    /// Runs all devices of `setup` with one collector.
-    public static func run(_ setup: SimulationSetup) -> ReportCollector {
-        var collector = ReportCollector()
-        for index in setup.devices.indices {
-            // Hand the rows over rather than share them, so appending never copies them.
-            var device = DeviceSimulator(simulation: setup, deviceIndex: index, observer: consume collector)
-            device.run()
-            collector = device.observer
-        }
-        return collector
-    }
-}

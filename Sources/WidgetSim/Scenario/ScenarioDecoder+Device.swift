@@ -1,0 +1,147 @@
+// "devices": each device, its user, pages and apps.
+
+extension ScenarioDecoder {
+    static let deviceFields = ["id", "model", "utcOffset", "user", "pages", "apps", "widgets", "script"]
+    static let userFields = ["wake", "sleep", "dayJitter", "hourlyActivity", "locationChangesPerDay", "systemChangesPerDay"]
+    static let pageFields = ["name", "viewsPerDay"]
+    static let appFields = [
+        "id", "swift", "sessionsPerDay", "sessionLength", "foregroundReload", "mediaSessionsPerDay", "mediaSessionLength",
+        "mediaReloadInterval",
+    ]
+
+    func decodeDevice(_ value: ValueReader, days: Int, idRequired: Bool = true) throws(ScenarioError) -> DeviceSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.deviceFields)
+        let id = idRequired ? try object.required("id").identifier() : try object.optional("id")?.identifier() ?? "template"
+        var isPad = false
+        if let model = object.optional("model") {
+            switch try model.string() {
+            case "iPhone": isPad = false
+            case "iPad": isPad = true
+            default: throw model.invalid("unknown model \"\(try model.string())\"", allowed: "\"iPhone\", \"iPad\"")
+            }
+        }
+        let offset = try object.optional("utcOffset").map { value throws(ScenarioError) in try decodeOffset(value) }
+        let user = try object.optional("user").map { value throws(ScenarioError) in try decodeUser(value) } ?? UserProfile()
+
+        let pageList = try object.optional("pages")?.array()
+        var pages: [PageSetup] = []
+        for page in pageList ?? [] {
+            let decoded = try decodePage(page)
+            if pages.contains(where: { $0.name == decoded.name }) {
+                throw try page.object().required("name").invalid("duplicate page name \"\(decoded.name)\"", allowed: "names unique within the device")
+            }
+            pages.append(decoded)
+        }
+        if pageList == nil { pages = [PageSetup(name: "home", viewsPerDay: 40)] }
+        guard !pages.isEmpty else {
+            throw try object.required("pages").invalid("the list is empty", allowed: "at least one page")
+        }
+
+        let appList = try object.optional("apps")?.array()
+        var apps: [AppSetup] = []
+        for app in appList ?? [] {
+            let decoded = try decodeApp(app)
+            if apps.contains(where: { $0.id == decoded.id }) {
+                throw try app.object().required("id").invalid("duplicate app id \"\(decoded.id)\"", allowed: "ids unique within the device")
+            }
+            apps.append(decoded)
+        }
+        if appList == nil || apps.isEmpty { apps = [AppSetup(id: "app")] }
+
+        let widgetList = try object.required("widgets").array()
+        guard !widgetList.isEmpty else {
+            throw try object.required("widgets").invalid("the list is empty", allowed: "at least one widget")
+        }
+        guard widgetList.count <= ScenarioDecoder.maximumWidgetsPerDevice else {
+            throw try object.required("widgets").invalid(
+                "\(widgetList.count) widgets", allowed: "1...\(ScenarioDecoder.maximumWidgetsPerDevice) widgets per device")
+        }
+        var widgets: [WidgetSetup] = []
+        for widget in widgetList {
+            let decoded = try decodeWidget(widget, pages: pages, apps: apps, isPad: isPad, days: days)
+            if widgets.contains(where: { $0.id == decoded.id }) {
+                throw try widget.object().required("id").invalid("duplicate widget id \"\(decoded.id)\"", allowed: "ids unique within the device")
+            }
+            widgets.append(decoded)
+        }
+        var script: [ScriptedAction] = []
+        for action in try object.optional("script")?.array() ?? [] {
+            script.append(try decodeScriptedAction(action, pages: pages, apps: apps, widgets: widgets, days: days))
+        }
+        return DeviceSetup(
+            id: id, utcOffsetSeconds: offset, isPad: isPad, user: user, pages: pages, apps: apps, widgets: widgets,
+            script: script)
+    }
+
+    func decodeUser(_ value: ValueReader) throws(ScenarioError) -> UserProfile {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.userFields)
+        var user = UserProfile()
+        if let wake = object.optional("wake") { user.wakeSecond = try wake.clockTime() }
+        if let sleep = object.optional("sleep") { user.sleepSecond = try sleep.clockTime() }
+        // A sleep time before the wake time means after midnight.
+        if user.sleepSecond <= user.wakeSecond { user.sleepSecond += Seconds.day }
+        if let jitter = object.optional("dayJitter") { user.dayJitter = try jitter.wholeSeconds(maximum: 6 * Seconds.hour) }
+        if let shape = object.optional("hourlyActivity") {
+            let values = try shape.array()
+            guard values.count == 24 else {
+                throw shape.invalid("\(values.count) values", allowed: "exactly 24 non-negative numbers, one per local hour")
+            }
+            user.hourlyActivity = try values.map { value throws(ScenarioError) in try value.double(in: 0...1_000) }
+            guard user.hourlyActivity.contains(where: { $0 > 0 }) else {
+                throw shape.invalid("every value is 0", allowed: "at least one positive value")
+            }
+        }
+        if let rate = object.optional("locationChangesPerDay") { user.locationChangesPerDay = try rate.double(in: 0...1_000) }
+        if let rate = object.optional("systemChangesPerDay") { user.systemChangesPerDay = try rate.double(in: 0...100) }
+        return user
+    }
+
+    func decodePage(_ value: ValueReader) throws(ScenarioError) -> PageSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.pageFields)
+        return PageSetup(
+            name: try object.required("name").identifier(),
+            viewsPerDay: try object.optional("viewsPerDay")?.double(in: 0...5_000) ?? 40)
+    }
+
+    func decodeApp(_ value: ValueReader) throws(ScenarioError) -> AppSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.appFields)
+        var app = AppSetup(id: try object.required("id").identifier())
+        if let swift = object.optional("swift") {
+            let name = try swift.string()
+            guard let entry = catalog.app(named: name) else {
+                let names = catalog.apps.map(\.name)
+                let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
+                throw swift.invalid("no Swift app named \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            if let reload = object.optional("foregroundReload") {
+                throw reload.invalid(
+                    "\"foregroundReload\" together with a Swift app", allowed: "one of the two: a Swift app decides its own WidgetCenter calls")
+            }
+            app.swift = SwiftApp(entry.name, make: entry.make)
+        }
+        if let rate = object.optional("sessionsPerDay") { app.sessionsPerDay = try rate.double(in: 0...500) }
+        if let length = object.optional("sessionLength") { app.sessionLength = try decodeDistribution(length) }
+        if let reload = object.optional("foregroundReload") {
+            let text = try reload.string()
+            switch text {
+            case "none": app.foregroundReload = .none
+            case "all": app.foregroundReload = .all
+            default:
+                guard text.hasPrefix("kind:"), text.count > 5 else {
+                    throw reload.invalid("unknown value \"\(text)\"", allowed: "\"none\", \"all\", \"kind:<widget kind>\"")
+                }
+                app.foregroundReload = .kind(String(text.dropFirst(5)))
+            }
+        }
+        if let rate = object.optional("mediaSessionsPerDay") { app.mediaSessionsPerDay = try rate.double(in: 0...100) }
+        if let length = object.optional("mediaSessionLength") { app.mediaSessionLength = try decodeDistribution(length) }
+        if let interval = object.optional("mediaReloadInterval") {
+            app.mediaReloadInterval = try interval.wholeSeconds(minimum: 1, maximum: Seconds.day)
+        }
+        return app
+    }
+}

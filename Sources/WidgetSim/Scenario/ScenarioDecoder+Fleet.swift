@@ -1,0 +1,55 @@
+// "fleet": a population drawn from one device template.
+
+extension ScenarioDecoder {
+    static let fleetFields = ["devices", "device", "utcOffsets", "wake", "sleep", "viewsScale", "sessionsScale", "widgetSets", "addedWithin", "warmUpDays"]
+
+    func decodeFleet(_ value: ValueReader, days: Int) throws(ScenarioError) -> FleetSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.fleetFields)
+        let count = try object.required("devices").int(in: 1...FleetSetup.maximumDevices)
+        let template = try decodeDevice(try object.required("device"), days: days, idRequired: false)
+        var variation = FleetVariation()
+        if let zones = object.optional("utcOffsets") {
+            for zone in try zones.array() {
+                let fields = try zone.object()
+                try fields.rejectUnknownFields(["offset", "weight"])
+                variation.utcOffsets.append((
+                    try decodeOffset(try fields.required("offset")), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
+            }
+        }
+        if let wake = object.optional("wake") { variation.wake = try decodeClockRange(wake) }
+        if let sleep = object.optional("sleep") { variation.sleep = try decodeClockRange(sleep) }
+        if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
+        if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
+        if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day) }
+        if let sets = object.optional("widgetSets") {
+            let ids = template.widgets.map(\.id)
+            for set in try sets.array() {
+                let fields = try set.object()
+                try fields.rejectUnknownFields(["widgets", "weight"])
+                var members: [Int] = []
+                for member in try fields.required("widgets").array() {
+                    let index = try reference(member, to: ids, what: "widget")!
+                    guard !members.contains(index) else {
+                        throw member.invalid("widget listed twice", allowed: "each widget at most once per set")
+                    }
+                    members.append(index)
+                }
+                variation.widgetSets.append((members.sorted(), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
+            }
+        }
+        var fleet = FleetSetup(deviceCount: count, template: template, variation: variation)
+        if let warmUp = object.optional("warmUpDays") { fleet.warmUpDays = try warmUp.int(in: 0...30) }
+        return fleet
+    }
+
+    /// {"from": "HH:MM", "to": "HH:MM"}; "to" before "from" runs past midnight.
+    func decodeClockRange(_ value: ValueReader) throws(ScenarioError) -> ClosedRange<Int> {
+        let object = try value.object()
+        try object.rejectUnknownFields(["from", "to"])
+        let from = try object.required("from").clockTime()
+        var to = try object.required("to").clockTime()
+        if to < from { to += Seconds.day }
+        return from...to
+    }
+}

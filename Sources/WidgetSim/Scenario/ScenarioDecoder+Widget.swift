@@ -1,0 +1,165 @@
+// "widgets": each widget, its provider and its truth.
+
+extension ScenarioDecoder {
+    static let widgetFields = ["id", "kind", "family", "app", "page", "configuration", "provider", "truth", "tapsPerView", "addedAt"]
+    static let providerFields = [
+        "entries", "entryOffsets", "entrySpacing", "alignEntries", "forecasts", "policy", "after", "afterAlignment", "jitter",
+        "skipInactiveHours", "retryAfterFailure", "latency", "failureRate", "backgroundSessionProbability",
+        "backgroundSessionDuration",
+    ]
+    static let truthFields = [
+        "changeEvery", "activeHours", "forecastHorizon", "dynamicDateText", "randomChangesPerDay", "onRandomChange",
+        "changesWithLocation",
+    ]
+    static let activeHoursFields = ["days", "from", "to"]
+
+    func decodeWidget(_ value: ValueReader, pages: [PageSetup], apps: [AppSetup], isPad: Bool, days: Int) throws(ScenarioError) -> WidgetSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.widgetFields)
+        let id = try object.required("id").identifier()
+        let kind = try object.optional("kind")?.identifier() ?? id
+        let family = try object.optional("family")?.oneOf(WidgetFamily.self) ?? .systemMedium
+        if family == .systemExtraLarge && !isPad {
+            throw try object.required("family").invalid(
+                "systemExtraLarge exists on iPad only", allowed: "an iPhone family, or \"model\": \"iPad\" on the device")
+        }
+        let page = try reference(object.optional("page"), to: pages.map(\.name), what: "page") ?? 0
+        let app = try reference(object.optional("app"), to: apps.map(\.id), what: "app") ?? 0
+        let configuration = try object.optional("configuration")?.string()
+        let provider = try decodeProvider(try object.required("provider"))
+        let truth = try object.optional("truth").map { value throws(ScenarioError) in try decodeTruth(value) } ?? TruthSetup()
+        let taps = try object.optional("tapsPerView")?.probability() ?? 0
+        let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1) ?? 0
+        return WidgetSetup(
+            id: id, kind: kind, family: family, app: app, page: page, configuration: configuration,
+            provider: provider, truth: truth, tapsPerView: taps, addedAt: addedAt)
+    }
+
+    static let swiftProviderFields = ["swift", "latency", "failureRate"]
+
+    func decodeProvider(_ value: ValueReader) throws(ScenarioError) -> ProviderSetup {
+        let object = try value.object()
+        guard let swift = object.optional("swift") else {
+            return .configured(try decodeConfiguredProvider(object))
+        }
+        try object.rejectUnknownFields(ScenarioDecoder.swiftProviderFields)
+        let name = try swift.string()
+        guard let entry = catalog.provider(named: name) else {
+            let names = catalog.providers.map(\.name)
+            let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
+            throw swift.invalid("no Swift provider named \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        var network = NetworkModel()
+        if let latency = object.optional("latency") { network.latency = try decodeDistribution(latency) }
+        if let failures = object.optional("failureRate") { network.failureRate = try failures.probability() }
+        return .custom(SwiftProvider(entry.name, network: network, make: entry.make))
+    }
+
+    func decodeConfiguredProvider(_ object: ObjectReader) throws(ScenarioError) -> ConfiguredProvider.Settings {
+        try object.rejectUnknownFields(ScenarioDecoder.providerFields + ["swift"])
+        var settings = ConfiguredProvider.Settings()
+        if let entries = object.optional("entries") {
+            settings.entryCount = try entries.int(in: 1...ConfiguredProvider.Settings.maximumEntries)
+        }
+        if let spacing = object.optional("entrySpacing") { settings.entrySpacing = try spacing.wholeSeconds(minimum: 1, maximum: 30 * Seconds.day) }
+        if let align = object.optional("alignEntries") { settings.alignEntries = try align.bool() }
+        if let list = object.optional("entryOffsets") {
+            for key in ["entries", "entrySpacing", "alignEntries"] {
+                if let other = object.optional(key) {
+                    throw other.invalid("\"\(key)\" together with \"entryOffsets\"", allowed: "either entryOffsets or entries/entrySpacing/alignEntries")
+                }
+            }
+            let values = try list.array()
+            guard !values.isEmpty, values.count <= ConfiguredProvider.Settings.maximumEntries else {
+                throw list.invalid(
+                    "\(values.count) entries",
+                    allowed: "1...\(ConfiguredProvider.Settings.maximumEntries) entries (timelines of about 400 entries were seen to stop updating, F23)")
+            }
+            var offsets: [Int] = []
+            for value in values {
+                let offset = try value.wholeSeconds(maximum: 30 * Seconds.day)
+                if let last = offsets.last, offset <= last {
+                    throw value.invalid(
+                        offset == last ? "duplicate entry at \(DurationText.format(Double(offset)))" : "entry at \(DurationText.format(Double(offset))) is out of order, after \(DurationText.format(Double(last)))",
+                        allowed: "strictly increasing offsets after the fetch")
+                }
+                offsets.append(offset)
+            }
+            settings.entryOffsets = offsets
+        }
+        if let forecasts = object.optional("forecasts") { settings.forecasts = try forecasts.bool() }
+        let policyValue = try object.required("policy")
+        switch try policyValue.string() {
+        case "atEnd": settings.policy = .atEnd
+        case "never": settings.policy = .never
+        case "after":
+            let interval = try object.required("after").wholeSeconds(minimum: 1, maximum: 30 * Seconds.day)
+            settings.policy = .after(interval: interval)
+        default:
+            let text = try policyValue.string()
+            let names = ["atEnd", "after", "never"]
+            let hint = Suggestion.hint(for: text, among: names, style: .parenthesized)
+            throw policyValue.invalid("unknown policy \"\(text)\"\(hint)", allowed: "\"atEnd\", \"after\" (with \"after\": a duration), \"never\"")
+        }
+        if case .after = settings.policy {} else if let after = object.optional("after") {
+            throw after.invalid(
+                "\"after\" is set but the policy is \"\(try policyValue.string())\"",
+                allowed: "\"after\" only with \"policy\": \"after\" (a variant removes it with \"after\": null)")
+        }
+        if let alignment = object.optional("afterAlignment") { settings.afterAlignment = try alignment.wholeSeconds(maximum: Seconds.day) }
+        if let jitter = object.optional("jitter") { settings.jitter = try jitter.wholeSeconds(maximum: Seconds.day) }
+        if let skip = object.optional("skipInactiveHours") { settings.skipInactiveHours = try skip.bool() }
+        if let retry = object.optional("retryAfterFailure") { settings.retryAfterFailure = try retry.wholeSeconds(minimum: 1, maximum: Seconds.day) }
+        if let latency = object.optional("latency") { settings.network.latency = try decodeDistribution(latency) }
+        if let failures = object.optional("failureRate") { settings.network.failureRate = try failures.probability() }
+        if let probability = object.optional("backgroundSessionProbability") {
+            settings.backgroundSessionProbability = try probability.probability()
+        }
+        if let duration = object.optional("backgroundSessionDuration") { settings.backgroundSessionDuration = try decodeDistribution(duration) }
+        return settings
+    }
+
+    func decodeTruth(_ value: ValueReader) throws(ScenarioError) -> TruthSetup {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.truthFields)
+        var truth = TruthSetup()
+        if let every = object.optional("changeEvery") {
+            truth.periodic = PeriodicChanges(period: try every.wholeSeconds(minimum: 1, maximum: Seconds.day))
+        }
+        if let hours = object.optional("activeHours") {
+            guard truth.periodic != nil else {
+                throw hours.invalid("activeHours without changeEvery", allowed: "activeHours together with changeEvery")
+            }
+            truth.periodic!.window = try decodeActiveWindow(hours)
+        }
+        if let horizon = object.optional("forecastHorizon") { truth.forecastHorizonMean = try horizon.seconds(maximum: 30 * Double(Seconds.day)) }
+        if let live = object.optional("dynamicDateText") { truth.periodicDrawnLive = try live.bool() }
+        if let rate = object.optional("randomChangesPerDay") { truth.randomChangesPerDay = try rate.double(in: 0...10_000) }
+        if let reaction = object.optional("onRandomChange") { truth.reaction = try reaction.oneOf(TruthReaction.self) }
+        if let location = object.optional("changesWithLocation") { truth.changesWithLocation = try location.bool() }
+        return truth
+    }
+
+    func decodeActiveWindow(_ value: ValueReader) throws(ScenarioError) -> ActiveWindow {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.activeHoursFields)
+        var weekdays = Weekday.allCases
+        if let list = object.optional("days") {
+            weekdays = []
+            for day in try list.array() {
+                let name = try day.string()
+                guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
+                    throw day.invalid("unknown weekday \"\(name)\"", allowed: Weekday.allCases.map { "\"\($0.shortName)\"" }.joined(separator: ", "))
+                }
+                weekdays.append(weekday)
+            }
+        }
+        let from = try object.required("from").clockTime()
+        let toValue = try object.required("to")
+        let to = try toValue.clockTime()
+        guard from < to else {
+            throw toValue.invalid("the window closes before it opens", allowed: "\"to\" later than \"from\" on the same day")
+        }
+        return ActiveWindow(weekdays: weekdays, fromSecond: from, toSecond: to)
+    }
+}

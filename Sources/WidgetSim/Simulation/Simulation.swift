@@ -1,0 +1,38 @@
+/// Runs a simulation's devices, one after another, into one observer.
+///
+/// Promised: device `i` runs the same whatever other devices run, in whatever
+/// order or thread (its streams derive from the master seed and its own id),
+/// so a fleet can be split over threads and shards and a comparison over
+/// replications, all through this one loop.
+public enum Simulation {
+    /// Runs the devices `indices` of `setup`'s population, in that order, into
+    /// `observer`, and returns it. `deviceFinished` is called after each device
+    /// with the device and the number of events it handled.
+    public static func run<Observer: SimulationObserver, Indices: Sequence<Int>>(
+        _ setup: SimulationSetup,
+        devices indices: Indices,
+        observer: consuming Observer,
+        deviceFinished: (inout Observer, DeviceSetup, Int) -> Void = { _, _, _ in }
+    ) -> Observer {
+        var observer = observer
+        for index in indices {
+            let device = setup.population.device(index, master: setup.masterSeed)
+            // Hand the observer over rather than share it, so appending rows never copies them.
+            var simulator = DeviceSimulator(device: device, of: setup, deviceIndex: index, observer: consume observer)
+            simulator.run()
+            observer = simulator.observer
+            deviceFinished(&observer, device, simulator.eventsProcessed)
+        }
+        return observer
+    }
+
+    /// Runs every device of `setup` into `observer`.
+    public static func run<Observer: SimulationObserver>(_ setup: SimulationSetup, observer: consuming Observer) -> Observer {
+        run(setup, devices: 0..<setup.population.count, observer: observer)
+    }
+
+    /// Runs every device of `setup` and keeps every row, for the per-event reports.
+    public static func run(_ setup: SimulationSetup) -> ReportCollector {
+        run(setup, observer: ReportCollector())
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+@testable import WidgetSim
+
+/// The scheduler's four gates, asked directly: each row is one rule, the
+/// situation it applies to, and the decision WidgetKit's rules call for.
+///
+/// Every row starts from the same situation at t = 10 h: a widget with a
+/// daily limit of 50 whose request has been eligible since 9 h, last reloaded
+/// at 8 h, seen a minute ago, on a device with no reload batch planned.
+/// Scheduling delays are fixed at 90 s, so each decision follows from the rule.
+@Suite("Scheduler gates")
+struct SchedulerGateTests {
+    static let now = 10 * Seconds.hour
+
+    struct Situation: CustomTestStringConvertible, Sendable {
+        var rule: String
+        var eligibleAt = 9 * Seconds.hour
+        var lastBudgetedStart: SimTime? = 8 * Seconds.hour
+        var lastSeen = 10 * Seconds.hour - 60
+        /// Budgeted reloads already charged, as offsets before `now`.
+        var earlierReloads: [Int] = []
+        var openBatches: [SimTime] = []
+        var batchDue = false
+        var expected: ReloadDecision
+
+        var testDescription: String { rule }
+    }
+
+    static let minute = Seconds.minute
+    static let rules: [Situation] = [
+        Situation(
+            rule: "gate 1: not before its eligible time (F2)",
+            eligibleAt: now + 10 * minute, expected: .waitUntil(now + 10 * minute)),
+        Situation(
+            rule: "gate 1: not within minimumSpacing of the last budgeted reload (F13)",
+            lastBudgetedStart: now - 2 * minute, expected: .waitUntil(now + 3 * minute)),
+        Situation(
+            rule: "gate 2: unseen for longer than deferWhenUnseenFor, it waits for a view (F9)",
+            lastSeen: now - 3 * Seconds.hour, expected: .waitForView),
+        Situation(
+            rule: "gate 3: with 50 reloads in the trailing 24 h it is withheld until the oldest leaves (F10, F12)",
+            lastBudgetedStart: now - 10 * minute,
+            earlierReloads: (0..<50).map { 23 * Seconds.hour - $0 * 20 * minute },
+            expected: .withheldUntil(now + Seconds.hour)),
+        Situation(
+            rule: "gate 4: it joins a batch planned within coalescingWindow (F14)",
+            openBatches: [now + 4 * minute], expected: .joinBatch(now + 4 * minute)),
+        Situation(
+            rule: "gate 4: a batch further ahead than coalescingWindow is not joined",
+            openBatches: [now + 6 * minute], expected: .openBatch(now + 90)),
+        Situation(
+            rule: "gate 4: otherwise it opens a batch after the scheduling delay (F4)",
+            expected: .openBatch(now + 90)),
+        Situation(
+            rule: "a due batch runs when spacing and budget still allow it",
+            batchDue: true, expected: .runNow(limit: 50)),
+        Situation(
+            rule: "a due batch whose budget is spent meanwhile is withheld (F12)",
+            lastBudgetedStart: now - 10 * minute,
+            earlierReloads: (0..<50).map { 23 * Seconds.hour - $0 * 20 * minute },
+            batchDue: true, expected: .withheldUntil(now + Seconds.hour)),
+        Situation(
+            rule: "a due batch still waits for the spacing (F13)",
+            lastBudgetedStart: now - 2 * minute, batchDue: true, expected: .waitUntil(now + 3 * minute)),
+    ]
+
+    static var parameters: SchedulerParameters {
+        var parameters = SchedulerParameters.exact
+        parameters.deferWhenUnseenFor = 2 * Seconds.hour
+        parameters.coalescingWindow = 5 * minute
+        parameters.schedulingDelay = .fixed(90)
+        return parameters
+    }
+
+    static func decide(_ situation: Situation, parameters: SchedulerParameters = SchedulerGateTests.parameters) -> ReloadDecision {
+        let scheduler = ReloadScheduler(parameters: parameters)
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
+        var widget = WidgetSchedule(
+            baseDailyBudget: 50, addedAt: -30 * Seconds.day,
+            ledger: BudgetLedger(model: parameters.budgetModel, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
+        for offset in situation.earlierReloads.sorted(by: >) {
+            widget.ledger.charge(at: now - offset, limit: 50, calendar: calendar)
+        }
+        widget.lastBudgetedStart = situation.lastBudgetedStart
+        widget.pending = PendingReload(trigger: .policy, eligibleAt: situation.eligibleAt)
+        return scheduler.decide(
+            &widget, at: now, lastSeen: situation.lastSeen, pageViewsInTrailingDay: 40, openBatches: situation.openBatches,
+            batchDue: situation.batchDue, calendar: calendar)
+    }
+
+    @Test(arguments: SchedulerGateTests.rules)
+    func eachGateDecidesByItsRule(_ situation: Situation) {
+        #expect(Self.decide(situation) == situation.expected)
+    }
+
+    /// F4: a scheduling delay drawn longer than `maximumSchedulingDelay` is cut there.
+    @Test func theSchedulingDelayIsCutAtItsMaximum() {
+        var parameters = Self.parameters
+        parameters.schedulingDelay = .fixed(5 * Seconds.hour)
+        let decision = Self.decide(Situation(rule: "", expected: .waitForView), parameters: parameters)
+        #expect(decision == .openBatch(Self.now + parameters.maximumSchedulingDelay))
+    }
+
+    /// F8, F9, F11: the daily limit follows engagement, its floor, and learning.
+    @Test func theDailyLimitFollowsEngagementItsFloorAndLearning() {
+        var parameters = Self.parameters
+        parameters.frequentViewsPerDay = 20
+        parameters.minimumDailyBudget = 5
+        parameters.learningDays = 3
+        parameters.learningMultiplier = 1.5
+        let scheduler = ReloadScheduler(parameters: parameters)
+        let settled = WidgetSchedule(
+            baseDailyBudget: 60, addedAt: -10 * Seconds.day,
+            ledger: BudgetLedger(model: .rollingWindow, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 40) == 60)
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 10) == 30)
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 0) == 5)
+        let learning = WidgetSchedule(
+            baseDailyBudget: 60, addedAt: -Seconds.day,
+            ledger: BudgetLedger(model: .rollingWindow, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
+        #expect(scheduler.dailyLimit(of: learning, at: 0, pageViewsInTrailingDay: 40) == 90)
+        var unlimited = parameters
+        unlimited.budgetModel = .unlimited
+        #expect(ReloadScheduler(parameters: unlimited).dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 40) == nil)
+    }
+}
