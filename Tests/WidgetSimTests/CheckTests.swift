@@ -55,11 +55,46 @@ struct CheckTests {
         #expect(violation?.file == "r/reloads.csv")
     }
 
+    /// F8, F10: a paced report whose limits are cut to 2 breaks the pace at once.
+    @Test func moreBudgetedReloadsThanThePacedLimitAllowsAreCaught() throws {
+        var files = try Self.weatherReport()
+        files["r/reloads.csv"] = files["r/reloads.csv"]!.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if fields.count > 8 && fields[6] == "1" { fields[8] = "2" }
+            return fields.joined(separator: ",")
+        }.joined(separator: "\n")
+        #expect(Self.check(files)?.message.contains("more than a pacing bucket of 2 plus what refilled meanwhile") == true)
+    }
+
+    /// F8, F10: under the paced model no trailing 24 hours holds more budgeted
+    /// reloads than the largest limit in force plus the pacing burst.
+    @Test func moreBudgetedReloadsThanThePacedCapAreCaught() throws {
+        // A limit of 18 over the 18-hour pacing window allows one an hour; the cap is 18 + 2.
+        let hourly = (1...21).map { $0 * 3_600 }
+        #expect(throws: CheckViolation(file: "log.csv", line: 22, message: "widget iphone/w: 21 budgeted reloads in the 24 h up to 75600, over the largest limit in force during them plus the pacing burst, 20 (F8, F10)")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(hourly, limit: 18), file: "log.csv", rules: ReportRules(budgetModel: .paced))
+        }
+    }
+
     /// F10: the rolling window's promise.
-    @Test func moreBudgetedReloadsThanTheLimitAreCaught() throws {
-        let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[6] == "1" && $0[7] == "3" }) { $0[8] = "2" }
-        #expect(Self.check(files)?.message.contains("3 budgeted reloads in the 24 h up to") == true)
-        #expect(Self.check(files)?.message.contains("over the limit of 2 (F10)") == true)
+    @Test func moreBudgetedReloadsThanARollingWindowAllowsAreCaught() throws {
+        let hourly = (1...4).map { $0 * 3_600 }
+        #expect(throws: CheckViolation(file: "log.csv", line: 5, message: "widget iphone/w: 4 budgeted reloads in the 24 h up to 14400, over the limit of 3 (F10)")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(hourly, limit: 3), file: "log.csv", rules: ReportRules(budgetModel: .rollingWindow))
+        }
+    }
+
+    /// F8: the paced model's pace: no more than the burst plus what refilled.
+    @Test func budgetedReloadsFasterThanThePaceAreCaught() throws {
+        // A limit of 18 over an 18-hour pacing window refills a token an hour.
+        let paced = (1...4).map { $0 * 3_600 }
+        #expect(throws: Never.self) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(paced, limit: 18), file: "log.csv", rules: ReportRules(budgetModel: .paced))
+        }
+        let hurried = [3_600, 4_000, 4_400, 4_800]
+        #expect(throws: CheckViolation(file: "log.csv", line: 4, message: "widget iphone/w: 3 budgeted reloads from 3600 to 4400, more than a pacing bucket of 2 plus what refilled meanwhile (2.22)")) {
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(hurried, limit: 18), file: "log.csv", rules: ReportRules(budgetModel: .paced))
+        }
     }
 
     /// F17: free triggers use no budget.
@@ -141,7 +176,7 @@ struct CheckTests {
         }
         // The same six reloads break a rolling 24-hour window of 3 (F10).
         #expect(throws: CheckViolation(file: "log.csv", line: 5, message: "widget iphone/w: 4 budgeted reloads in the 24 h up to 88200, over the limit of 3 (F10)")) {
-            try ReportChecker.checkReloadsLog(Self.budgetedLog(evening + night, limit: 3), file: "log.csv", rules: ReportRules())
+            try ReportChecker.checkReloadsLog(Self.budgetedLog(evening + night, limit: 3), file: "log.csv", rules: ReportRules(budgetModel: .rollingWindow))
         }
         let oneMore = evening + night + [27 * 3_600 + 1_800]
         #expect(throws: CheckViolation(file: "log.csv", line: 8, message: "widget iphone/w: 4 budgeted reloads since local midnight, over the limit of 3")) {

@@ -129,7 +129,7 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--out", out.path])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output.contains("Best on staleness within the budget (rollingWindow)"))
+        #expect(result.output.contains("Best on staleness within the budget (paced)"))
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(names == ["comparison.csv", "comparison.md", "comparison.svg"])
     }

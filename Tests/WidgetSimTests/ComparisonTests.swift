@@ -8,7 +8,7 @@ import Testing
 struct ComparisonTests {
     static let scenario = """
         {
-          "name": "cmp", "days": 2, "seed": 5,
+          "name": "cmp", "days": 2, "seed": 5, "scheduler": { "budgetModel": "rollingWindow" },
           "devices": [ { "id": "phone",
             "pages": [ { "name": "home", "viewsPerDay": 30 } ],
             "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h", "entries": 1 },
@@ -17,7 +17,7 @@ struct ComparisonTests {
             { "name": "same", "description": "identical to the base" },
             { "name": "fast", "provider": { "after": "15m" } },
             { "name": "never", "provider": { "policy": "never", "after": null }, "truth": { "onRandomChange": "push", "randomChangesPerDay": 3 } },
-            { "name": "greedy", "provider": { "after": "5m" }, "scheduler": { "dailyBudget": { "min": 10, "max": 10 } } }
+            { "name": "greedy", "provider": { "after": "5m" }, "scheduler": { "dailyBudget": { "min": 5, "max": 5 } } }
           ]
         }
         """
@@ -65,7 +65,7 @@ struct ComparisonTests {
         #expect(settings(2)?.policy == .never)
         #expect(document.variants[2].setup.devices[0].widgets[0].truth.reaction == .push)
         #expect(document.variants[2].setup.devices[0].widgets[0].truth.periodic?.period == 1_800)
-        #expect(document.variants[3].setup.scheduler.dailyBudgetMax == 10)
+        #expect(document.variants[3].setup.scheduler.dailyBudgetMax == 5)
         #expect(document.base.scheduler.dailyBudgetMax == 70)
     }
 

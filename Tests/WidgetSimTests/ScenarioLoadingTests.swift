@@ -114,3 +114,11 @@ struct ScenarioLoadingTests {
         }
     }
 }
+
+extension ScenarioLoadingTests {
+    /// Reports and help texts describe every scheduler parameter a scenario
+    /// may set, from one catalogue, in the same order.
+    @Test func theParameterCatalogueListsEveryScenarioSchedulerField() {
+        #expect(SchedulerParameters.catalogue.map(\.name) == ScenarioDecoder.schedulerFields)
+    }
+}

@@ -84,7 +84,7 @@ struct SchedulerGateTests {
         widget.lastBudgetedStart = situation.lastBudgetedStart
         widget.pending = PendingReload(trigger: .policy, eligibleAt: situation.eligibleAt)
         return scheduler.decide(
-            &widget, at: now, lastSeen: situation.lastSeen, pageViewsInTrailingDay: 40, openBatches: situation.openBatches,
+            widget, at: now, lastSeen: situation.lastSeen, pageViewsInTrailingDay: 40, openBatches: situation.openBatches,
             batchDue: situation.batchDue, calendar: calendar)
     }
 
@@ -122,5 +122,30 @@ struct SchedulerGateTests {
         var unlimited = parameters
         unlimited.budgetModel = .unlimited
         #expect(ReloadScheduler(parameters: unlimited).dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 40) == nil)
+    }
+
+    /// F4, F8: under the paced model the scheduling delay runs from
+    /// eligibility while the request waits for its turn: the batch opens at
+    /// the later of the two, and waiting for a turn is not a withholding.
+    @Test func underPacingTheBatchOpensAtTheLaterOfTheTurnAndTheDelay() {
+        var parameters = Self.parameters
+        parameters.budgetModel = .paced
+        parameters.pacingWindow = 18 * Seconds.hour
+        parameters.pacingBurst = 1
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
+        func decision(delay: Int) -> ReloadDecision {
+            parameters.schedulingDelay = .fixed(delay)
+            var widget = WidgetSchedule(
+                baseDailyBudget: 50, addedAt: -30 * Seconds.day,
+                ledger: BudgetLedger(model: .paced, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
+            // One reload 10 minutes ago: at 50 a day over 18 hours the next turn is 1,296 s after it.
+            widget.ledger.charge(at: Self.now - 600, limit: 50, calendar: calendar)
+            widget.lastBudgetedStart = Self.now - 600
+            widget.pending = PendingReload(trigger: .policy, eligibleAt: Self.now - 60)
+            return ReloadScheduler(parameters: parameters).decide(
+                widget, at: Self.now, lastSeen: Self.now, pageViewsInTrailingDay: 40, openBatches: [], calendar: calendar)
+        }
+        #expect(decision(delay: 90) == .openBatch(Self.now + 696))
+        #expect(decision(delay: 1_800) == .openBatch(Self.now + 1_800))
     }
 }

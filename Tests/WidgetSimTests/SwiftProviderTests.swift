@@ -57,4 +57,30 @@ struct SwiftProviderTests {
             #expect(error.description.contains(#"no Swift provider named "characterDetial" (did you mean "characterDetail"?)"#))
         }
     }
+
+    /// E3 then E2: before a scheduled one-off battle the dragon provider asks
+    /// for `after(battle)`; after it, one entry now and one at full health two
+    /// hours later, `atEnd`; at full health with no battle ahead, `never`.
+    @Test func theDragonProviderWaitsForTheBattleThenShowsTwoEntriesThenNever() {
+        var truth = TruthSetup()
+        truth.scheduledChanges = [2 * Seconds.hour]
+        let make = SwiftCatalog.builtIn.provider(named: "dragonBattle")!.make
+        let widget = WidgetSetup(
+            id: "character", kind: "com.mygame.character-detail",
+            provider: .custom(SwiftProvider("dragonBattle", network: NetworkModel(latency: .fixed(0)), make: make)), truth: truth)
+        let calls = Fixture(widget).run().calls()
+        #expect(calls.map(\.time) == [0, 2 * Seconds.hour, 4 * Seconds.hour])
+        #expect(calls.map(\.policy) == [.after(2 * Seconds.hour), .atEnd, .never])
+        #expect(calls.map(\.entryCount) == [1, 2, 1])
+    }
+
+    /// The scenario library shows E2's `never` and E3's two-entry timeline in
+    /// a committed report, not only in tests.
+    @Test func theDragonScenariosCommittedReportShowsNeverAndTheTwoEntryTimeline() throws {
+        let reloads = try String(
+            contentsOf: Paths.packageRoot.appendingPathComponent("Reports/dragon/reloads.csv"), encoding: .utf8)
+        let rows = reloads.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.contains { $0[11] == "2" && $0[12] == "atEnd" })
+        #expect(rows.contains { $0[12] == "never" })
+    }
 }

@@ -29,12 +29,13 @@ public struct ContentTruth: Sendable {
 
     public init(
         periodic: PeriodicChanges?,
+        scheduledChanges: [SimTime] = [],
         periodicDrawnLive: Bool = false,
         forecastHorizonMean: Double = 0,
         forecastSeed: StreamSeed,
         calendar: CivilCalendar
     ) {
-        self.schedule = ContentSchedule(periodic: periodic, calendar: calendar)
+        self.schedule = ContentSchedule(periodic: periodic, oneOff: scheduledChanges, calendar: calendar)
         self.periodicDrawnLive = periodicDrawnLive
         self.forecastHorizonMean = forecastHorizonMean
         self.forecastSeed = forecastSeed
@@ -54,7 +55,10 @@ public struct ContentTruth: Sendable {
     /// The first change strictly after `t`, or nil if there is none.
     public func firstChange(after t: SimTime) -> SimTime? {
         var earliest = schedule.firstEvent(after: t)
-        if !periodicDrawnLive, let next = schedule.nextScheduledChange(after: t) {
+        let index = schedule.oneOff.firstIndex(greaterThan: t)
+        if index < schedule.oneOff.count { earliest = min(earliest ?? schedule.oneOff[index], schedule.oneOff[index]) }
+        // Dynamic-date text draws periodic changes live (F6); one-off changes it cannot know.
+        if !periodicDrawnLive, let next = schedule.periodic?.next(after: t, calendar: schedule.calendar) {
             earliest = min(earliest ?? next, next)
         }
         return earliest
@@ -77,8 +81,9 @@ public struct ContentTruth: Sendable {
         if let change = schedule.firstEvent(after: fetchedAt), change <= date {
             return change
         }
+        // One-off changes are known in advance, so only periodic ones can be missed.
         if !periodicDrawnLive, let setting = schedule.lastScheduledChange(atOrBefore: date), setting > fetchedAt,
-           Double(setting - fetchedAt) > predictabilityHorizon(ofChangeAt: setting) {
+           !schedule.isOneOff(setting), Double(setting - fetchedAt) > predictabilityHorizon(ofChangeAt: setting) {
             return setting
         }
         return firstChange(after: date)

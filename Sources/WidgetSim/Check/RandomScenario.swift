@@ -77,13 +77,24 @@ public enum RandomScenario {
             if chance(0.5) { fields.append("\"tokenBucketBurst\": \(number(0.05...1))") }
             if chance(0.3) { fields.append("\"singleEntryAtEndDelay\": \(distribution(maxSeconds: 7_200))") }
             if chance(0.3) { fields.append("\"foregroundReloadDelay\": \(distribution(maxSeconds: 60))") }
+            if chance(0.4) { fields.append("\"pacingWindow\": \(duration(3_600...86_400)), \"pacingBurst\": \(number(1...4))") }
+            if chance(0.2) { fields.append("\"earlyReloadWindow\": \(duration(0...900))") }
+            if chance(0.3) { fields.append("\"pushDailyBudget\": \(int(1...30))") }
+            if chance(0.2) { fields.append("\"maximumReliableEntries\": \(int(3...500))") }
+            if chance(0.2) {
+                let low = int(0...1)
+                fields.append("\"extraTimelineCalls\": { \"min\": \(low), \"max\": \(int(low...3)) }")
+            }
+            if chance(0.2) { fields.append("\"reloadsIgnoredAfterWidgetLaunch\": \(duration(0...60))") }
+            if chance(0.2) { fields.append("\"locationAccessAfterView\": \(duration(0...3_600))") }
             return "\"scheduler\": { " + fields.joined(separator: ", ") + " }"
         }
 
         mutating func device(_ index: Int) -> String {
             let pages = (0..<int(1...3)).map { "{ \"name\": \"page\($0)\", \"viewsPerDay\": \(number(0...90, decimals: 1)) }" }
             let apps = (0..<int(1...2)).map { app in
-                "{ \"id\": \"app\(app)\", \"sessionsPerDay\": \(number(0...4)), \"foregroundReload\": \"\(pick(["none", "all", "kind:kind0"]))\", "
+                let code = chance(0.1) ? "\"swift\": \"characterApp\"" : "\"foregroundReload\": \"\(pick(["none", "all", "kind:kind0"]))\""
+                return "{ \"id\": \"app\(app)\", \"sessionsPerDay\": \(number(0...4)), \(code), "
                     + "\"mediaSessionsPerDay\": \(number(0...2)), \"mediaSessionLength\": \(distribution(maxSeconds: 3_600)) }"
             }
             let widgetCount = int(1...4)
@@ -126,6 +137,7 @@ public enum RandomScenario {
                 "\"page\": \"page\(int(0...pages - 1))\"",
                 "\"app\": \"app\(int(0...apps - 1))\"",
                 "\"tapsPerView\": \(number(0...0.3))",
+                "\"launchesAppPerView\": \(pick(["0", number(0...0.3)]))",
                 "\"addedAt\": \"\(pick([0, 0, int(0...86_399)]))s\"",
                 "\"provider\": \(provider())",
                 "\"truth\": \(truth())",
@@ -137,7 +149,7 @@ public enum RandomScenario {
         mutating func provider() -> String {
             let latency = "\"latency\": \(distribution(maxSeconds: pick([5, 20, 60])))"
             if chance(0.08) {
-                return "{ \"swift\": \"characterDetail\", \(latency), \"failureRate\": \(number(0...0.2)) }"
+                return "{ \"swift\": \"\(pick(["characterDetail", "dragonBattle"]))\", \(latency), \"failureRate\": \(number(0...0.2)) }"
             }
             var fields: [String] = []
             switch int(0...2) {
@@ -150,7 +162,9 @@ public enum RandomScenario {
                 for _ in 0..<int(0...5) { offsets.append(offsets.last! + int(1...7_200)) }
                 fields.append("\"entryOffsets\": [" + offsets.map { "\"\($0)s\"" }.joined(separator: ", ") + "]")
             } else {
-                fields.append("\"entries\": \(int(1...8)), \"entrySpacing\": \(duration(300...7_200)), \"alignEntries\": \(chance(0.5))")
+                // Now and then far more entries than WidgetKit shows (F23).
+                let entries = chance(0.05) ? int(390...600) : int(1...8)
+                fields.append("\"entries\": \(entries), \"entrySpacing\": \(duration(300...7_200)), \"alignEntries\": \(chance(0.5))")
             }
             fields.append(latency)
             fields.append("\"forecasts\": \(chance(0.5)), \"jitter\": \(duration(0...900)), \"afterAlignment\": \(pick(["\"0s\"", "\"1h\"", "\"15m\""]))")
@@ -170,6 +184,11 @@ public enum RandomScenario {
             }
             fields.append("\"randomChangesPerDay\": \(number(0...20)), \"onRandomChange\": \"\(pick(TruthReaction.allCases.map(\.rawValue)))\"")
             fields.append("\"changesWithLocation\": \(chance(0.3))")
+            if chance(0.2) {
+                var instants = [int(0...20_000)]
+                for _ in 0..<int(0...2) { instants.append(instants.last! + int(1...20_000)) }
+                fields.append("\"scheduledChanges\": [" + instants.map { "\"\($0)s\"" }.joined(separator: ", ") + "]")
+            }
             return "{ " + fields.joined(separator: ", ") + " }"
         }
     }

@@ -13,7 +13,7 @@ public enum ReportChecker {
         public var rules: ReportRules
     }
 
-    static let freeTriggers = ["initial", "app_foreground", "media_session", "interaction", "location", "system"]
+    static let freeTriggers = ["initial", "app_foreground", "media_session", "interaction", "location", "system", "repeat"]
     static let budgetedTriggers = ["policy", "widget_center", "background_session"]
     static let policies = ["atEnd", "after", "never"]
 
@@ -117,7 +117,11 @@ struct ReloadsAudit {
     init(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) {
         self.rules = rules
         let table = try CSVTable.audited(text, file: file, header: ReportWriter.reloadsHeader)
-        var histories: [String: BudgetAuditTrail] = [:]
+        // One trail per widget, found through an index so each row updates it
+        // in place: copying a trail out and back would make a long log quadratic.
+        var trails: [BudgetAuditTrail] = []
+        var pushTrails: [TrailingWindow] = []
+        var trailOfWidget: [String: Int] = [:]
         var previous = Int.min
         for row in table.rows {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
@@ -139,45 +143,74 @@ struct ReloadsAudit {
             if budgeted != mustBeBudgeted {
                 throw fail("widget \(widget): a '\(trigger)' reload is \(budgeted ? "budgeted" : "free"), but \(mustBeBudgeted ? "it uses budget (F16, F19)" : "it is free (F17)")")
             }
+            let trail: Int
+            if let known = trailOfWidget[widget] {
+                trail = known
+            } else {
+                trail = trails.count
+                trailOfWidget[widget] = trail
+                trails.append(BudgetAuditTrail())
+                pushTrails.append(TrailingWindow())
+            }
+            if trigger == "push" && rules.pushBudget == .separate {
+                // F19: a push budget of its own, counted in any trailing 24 hours.
+                pushTrails[trail].record(seconds)
+                let pushes = pushTrails[trail].count(at: seconds)
+                if pushes > rules.parameters.pushDailyBudget {
+                    throw fail("widget \(widget): \(pushes) push reloads in the 24 h up to \(seconds), over the push budget of \(rules.parameters.pushDailyBudget) (F19)")
+                }
+            }
             guard let used = Int(f[7]), used >= 0 else { throw malformed("budget_used_24h '\(f[7])' is not a whole number ≥ 0") }
             let limit = f[8].isEmpty ? nil : Int(f[8])
             if !f[8].isEmpty && (limit == nil || limit! < 1) { throw malformed("budget_limit '\(f[8])' is not a whole number ≥ 1") }
             if !rules.budgetModel.imposesLimit && limit != nil { throw fail("budget_limit is \(f[8]) under the unlimited model, where there is no limit") }
             if rules.budgetModel.imposesLimit && limit == nil && budgeted { throw fail("budget_limit is empty under the \(rules.budgetModel.rawValue) model") }
-            guard let waited = Int(f[9]), waited >= 0 else { throw malformed("waited_seconds '\(f[9])' is not a whole number ≥ 0") }
-            _ = waited
+            guard let waited = Int(f[9]) else { throw malformed("waited_seconds '\(f[9])' is not a whole number") }
+            // F4: only a budgeted reload may come early, and by no more than the window.
+            if waited < 0 && (!budgeted || -waited > rules.parameters.earlyReloadWindow) {
+                throw fail("widget \(widget): a '\(trigger)' reload ran \(-waited) s before it was eligible; the early window is \(rules.parameters.earlyReloadWindow) s for budgeted reloads (F2, F4)")
+            }
             let result = f[10]
-            guard result == "ok" || result == "timed_out" else { throw malformed("result '\(result)'; allowed: ok, timed_out") }
+            guard ReloadResult(rawValue: result) != nil else {
+                throw malformed("result '\(result)'; allowed: \(ReloadResult.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             guard let entries = Int(f[11]), entries >= 0 else { throw malformed("entries '\(f[11])' is not a whole number ≥ 0") }
             let policy = f[12]
             let nextEligible = f[13]
             if !nextEligible.isEmpty && Int(nextEligible) == nil { throw malformed("next_eligible_seconds '\(nextEligible)' is not a whole number") }
+            let reliable = rules.parameters.maximumReliableEntries
             if result == "timed_out" {
                 // F22: a timed-out call produces no timeline.
                 guard entries == 0, policy.isEmpty else { throw fail("a timed-out call has \(entries) entries and policy '\(policy)'; it produces no timeline (F22)") }
+            } else if result == "too_many_entries" {
+                // F23: the timeline is not applied, and only a long one is refused.
+                guard entries > reliable, policy.isEmpty else {
+                    throw fail("a 'too_many_entries' call has \(entries) entries and policy '\(policy)'; only timelines of more than \(reliable) entries are refused, and none is applied (F23)")
+                }
             } else {
+                guard entries <= reliable else {
+                    throw fail("an 'ok' call applied \(entries) entries; timelines of more than \(reliable) entries are not shown (F23)")
+                }
                 guard ReportChecker.policies.contains(policy) else { throw malformed("policy '\(policy)'; allowed: atEnd, after, never") }
                 if policy == "never" && !nextEligible.isEmpty { throw fail("policy never with next_eligible_seconds \(nextEligible); never is never eligible (F2)") }
                 if policy != "never" && nextEligible.isEmpty { throw fail("policy \(policy) without next_eligible_seconds (F2)") }
             }
 
-            var history = histories[widget] ?? BudgetAuditTrail()
             if budgeted {
                 // F13: budgeted reloads of one instance are spaced.
-                if let last = history.times.last, seconds - last < rules.minimumSpacing {
+                if let last = trails[trail].times.last, seconds - last < rules.minimumSpacing {
                     throw fail("widget \(widget): budgeted reload at \(seconds) is \(seconds - last) s after the one at \(last); the minimum spacing is \(rules.minimumSpacing) s (F13)")
                 }
-                history.append(seconds, limit: limit ?? 0)
+                trails[trail].append(seconds, limit: limit ?? 0)
             }
-            history.advance(to: seconds, localSecondOfDay: CivilCalendar.floorMod(stamp.localSeconds, Seconds.day))
-            let inWindow = history.inWindow
+            trails[trail].advance(to: seconds, localSecondOfDay: CivilCalendar.floorMod(stamp.localSeconds, Seconds.day))
+            let inWindow = trails[trail].inWindow
             guard used == inWindow else {
                 throw fail("widget \(widget): budget_used_24h is \(used) but the log has \(inWindow) budgeted reloads in the 24 h up to \(seconds)")
             }
-            if budgeted, let limit, let broken = rules.budgetModel.accounting.audit(history, limit: limit, parameters: rules.schedulerParameters) {
+            if budgeted, let limit, let broken = rules.budgetModel.accounting.audit(trails[trail], limit: limit, parameters: rules.parameters) {
                 throw fail("widget \(widget): \(broken)")
             }
-            histories[widget] = history
             if result == "ok" && firstOK[widget] == nil { firstOK[widget] = seconds }
             let day = stamp.dayIndex(secondsSinceStart: seconds)
             rows.append(Row(line: row.line, seconds: seconds, day: day, widget: widget, budgeted: budgeted, ok: result == "ok"))
@@ -216,7 +249,12 @@ struct ReloadsAudit {
             guard let first = firstOK[widget], first <= seconds else {
                 throw fail("widget \(widget) shows an entry at \(seconds) before any call of it returned a timeline")
             }
-            guard let data = Int(f[5]), data <= seconds else { throw fail("data_seconds '\(f[5])' is missing or later than the view") }
+            // An entry that shows no data (the provider never got any) is stale, like the placeholder.
+            if f[5].isEmpty {
+                guard stale == 1 else { throw fail("an entry with no data (empty data_seconds) is not stale") }
+                continue
+            }
+            guard let data = Int(f[5]), data <= seconds else { throw fail("data_seconds '\(f[5])' is not a whole number, or later than the view") }
             guard (stale == 0) == (staleness == 0) else { throw fail("stale is \(stale) but staleness_seconds is \(staleness)") }
         }
         viewsCounted = true

@@ -85,3 +85,16 @@ public struct DurationSampler: Sendable {
         return Int(min(seconds, Double(DurationDistribution.maximumSeconds)).rounded())
     }
 }
+
+extension DurationDistribution {
+    /// A short human description: "uniform 2s–27s", "log-normal median 2m, p95 30m".
+    public var summary: String {
+        switch self {
+        case .fixed(let value): return DurationText.format(Double(value))
+        case .uniform(let low, let high): return "uniform \(DurationText.format(Double(low)))–\(DurationText.format(Double(high)))"
+        case .exponential(let mean): return "exponential, mean \(DurationText.format(mean.rounded()))"
+        case .logNormal(let median, let p95):
+            return "log-normal, median \(DurationText.format(median.rounded())), p95 \(DurationText.format(p95.rounded()))"
+        }
+    }
+}

@@ -1,7 +1,7 @@
 /// An entry of the built-in provider: a date and where its data came from.
 public struct ConfiguredEntry: TimelineEntry, Equatable {
     public var date: SimTime
-    public var dataFetchedAt: SimTime
+    public var dataFetchedAt: SimTime?
     public var isForecast: Bool
 }
 
@@ -24,7 +24,8 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     }
 
     public struct Settings: Equatable, Sendable {
-        /// Entries per timeline, 1...`maximumEntries` (F23).
+        /// Entries per timeline, 1...`maximumEntries`. Above the scheduler's
+        /// `maximumReliableEntries` (400, F23) WidgetKit does not show them.
         public var entryCount: Int = 1
         /// Seconds between entries (F13 advises at least about 5 minutes).
         public var entrySpacing: Int = Seconds.hour
@@ -58,9 +59,9 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         /// How long such a session takes to deliver its events.
         public var backgroundSessionDuration: DurationDistribution = .exponential(mean: 600)
 
-        /// The most entries one timeline may hold: timelines of about 400
-        /// entries were seen to stop updating (F23).
-        public static let maximumEntries = 400
+        /// The most entries a scenario's timeline may hold: a bound on memory,
+        /// far above the ~400 that WidgetKit shows (F23).
+        public static let maximumEntries = 10_000
 
         public init() {}
     }
@@ -106,7 +107,8 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         let result = context.fetch()
         let now = context.now
         guard case .success(let dataAsOf) = result else {
-            entries.append(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch ?? 0, isForecast: false))
+            // The last good data, or, if there never was any, no data at all.
+            entries.append(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch, isForecast: false))
             return .after(now + settings.retryAfterFailure)
         }
         lastGoodFetch = dataAsOf

@@ -41,12 +41,16 @@ public struct SwiftCatalog: Sendable {
     }
 
     /// The examples that ship with the library: Apple's character-detail
-    /// widget (E2, E3) and its app.
+    /// widget in its two shapes (E2, E3) and its app.
     public static let builtIn = SwiftCatalog(
         providers: [
             Provider(
-                name: "characterDetail", summary: "Apple's character-health and dragon provider (E2, E3)",
+                name: "characterDetail", summary: "Apple's character-health provider: an entry an hour until full health (E2)",
                 make: { AnyTimelineProvider(CharacterDetailProvider()) }),
+            Provider(
+                name: "dragonBattle",
+                summary: "Apple's dragon example: after(battle), then an entry now and one at full health two hours later (E3), then never (E2)",
+                make: { AnyTimelineProvider(CharacterDetailProvider(healthAfterBattle: 0.5, recoveryPerHour: 0.25, style: .nowAndFull)) }),
         ],
         apps: [
             App(

@@ -1,33 +1,99 @@
-/// The budget rules a reloads log is checked against: written beside every
-/// report as `parameters.csv`, or given on the command line for a log
+/// The scheduler rules a reloads log is audited against: written beside
+/// every report as `parameters.csv`, or given on the command line for a log
 /// recorded from a real device.
+///
+/// Promised: `parameters.csv` lists every rule in `ReportRules.rows`, one per
+/// row, and `parse` reads back exactly what `csv()` wrote. A row that a
+/// file leaves out keeps its default, so a report written before a rule
+/// existed is audited as the rule's default says.
 public struct ReportRules: Equatable, Sendable {
-    public var budgetModel: BudgetModel
-    public var minimumSpacing: Int
-    public var tokenBucketBurst: Double
-    public var pushBudget: PushBudget
+    /// The parameters the audit reads; only those in `rows` matter.
+    public var parameters: SchedulerParameters
 
-    public init(budgetModel: BudgetModel = .rollingWindow, minimumSpacing: Int = 300, tokenBucketBurst: Double = 0.25, pushBudget: PushBudget = .shared) {
-        self.budgetModel = budgetModel
-        self.minimumSpacing = minimumSpacing
-        self.tokenBucketBurst = tokenBucketBurst
-        self.pushBudget = pushBudget
+    public init(_ parameters: SchedulerParameters = SchedulerParameters()) {
+        self.parameters = parameters
     }
 
-    public init(_ parameters: SchedulerParameters) {
-        self.init(
-            budgetModel: parameters.budgetModel, minimumSpacing: parameters.minimumSpacing,
-            tokenBucketBurst: parameters.tokenBucketBurst, pushBudget: parameters.pushBudget)
+    /// The default rules with some changed, as `check`'s options give them.
+    public init(budgetModel: BudgetModel? = nil, minimumSpacing: Int? = nil, tokenBucketBurst: Double? = nil, pushBudget: PushBudget? = nil) {
+        self.init()
+        if let budgetModel { parameters.budgetModel = budgetModel }
+        if let minimumSpacing { parameters.minimumSpacing = minimumSpacing }
+        if let tokenBucketBurst { parameters.tokenBucketBurst = tokenBucketBurst }
+        if let pushBudget { parameters.pushBudget = pushBudget }
     }
 
-    /// The scheduler parameters these rules fix (the others keep their defaults).
-    public var schedulerParameters: SchedulerParameters {
-        var parameters = SchedulerParameters()
-        parameters.budgetModel = budgetModel
-        parameters.minimumSpacing = minimumSpacing
-        parameters.tokenBucketBurst = tokenBucketBurst
-        parameters.pushBudget = pushBudget
-        return parameters
+    public var budgetModel: BudgetModel {
+        get { parameters.budgetModel }
+        set { parameters.budgetModel = newValue }
+    }
+    public var minimumSpacing: Int {
+        get { parameters.minimumSpacing }
+        set { parameters.minimumSpacing = newValue }
+    }
+    public var pushBudget: PushBudget {
+        get { parameters.pushBudget }
+        set { parameters.pushBudget = newValue }
+    }
+    public var tokenBucketBurst: Double {
+        get { parameters.tokenBucketBurst }
+        set { parameters.tokenBucketBurst = newValue }
+    }
+
+    /// One audited rule: its name in `parameters.csv`, how it is written,
+    /// and how it is read back (nil when the text is not allowed).
+    public struct Row: Sendable {
+        public var name: String
+        public var allowed: String
+        let write: @Sendable (SchedulerParameters) -> String
+        let read: @Sendable (String, inout SchedulerParameters) -> Bool
+    }
+
+    /// Every rule the audit reads, in the order `parameters.csv` lists them.
+    public static let rows: [Row] = [
+        Row(name: "budget_model", allowed: BudgetModel.allCases.map(\.rawValue).joined(separator: ", "),
+            write: { $0.budgetModel.rawValue },
+            read: { text, parameters in
+                guard let model = BudgetModel(rawValue: text) else { return false }
+                parameters.budgetModel = model
+                return true
+            }),
+        wholeNumber("minimum_spacing_seconds", 0...Seconds.day, \.minimumSpacing),
+        wholeNumber("pacing_window_seconds", Seconds.hour...Seconds.day, \.pacingWindow),
+        Row(name: "pacing_burst", allowed: "a number from 1 to 100",
+            write: { FixedDecimal.format($0.pacingBurst, decimals: 4) },
+            read: { text, parameters in
+                guard let burst = Double(text), burst >= 1, burst <= 100 else { return false }
+                parameters.pacingBurst = burst
+                return true
+            }),
+        Row(name: "token_bucket_burst", allowed: "a number in (0, 1]",
+            write: { FixedDecimal.format($0.tokenBucketBurst, decimals: 4) },
+            read: { text, parameters in
+                guard let burst = Double(text), burst > 0, burst <= 1 else { return false }
+                parameters.tokenBucketBurst = burst
+                return true
+            }),
+        Row(name: "push_budget", allowed: PushBudget.allCases.map(\.rawValue).joined(separator: ", "),
+            write: { $0.pushBudget.rawValue },
+            read: { text, parameters in
+                guard let push = PushBudget(rawValue: text) else { return false }
+                parameters.pushBudget = push
+                return true
+            }),
+        wholeNumber("push_daily_budget", 1...10_000, \.pushDailyBudget),
+        wholeNumber("maximum_reliable_entries", 1...ConfiguredProvider.Settings.maximumEntries, \.maximumReliableEntries),
+        wholeNumber("early_reload_window_seconds", 0...Seconds.day, \.earlyReloadWindow),
+    ]
+
+    static func wholeNumber(_ name: String, _ range: ClosedRange<Int>, _ field: WritableKeyPath<SchedulerParameters, Int> & Sendable) -> Row {
+        Row(name: name, allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)",
+            write: { String($0[keyPath: field]) },
+            read: { text, parameters in
+                guard let value = Int(text), range.contains(value) else { return false }
+                parameters[keyPath: field] = value
+                return true
+            })
     }
 
     static let header = ["parameter", "value"]
@@ -35,10 +101,7 @@ public struct ReportRules: Equatable, Sendable {
     /// `parameters.csv`: one rule per row.
     public func csv() -> String {
         var csv = CSVText(header: ReportRules.header)
-        csv.append(["budget_model", budgetModel.rawValue])
-        csv.append(["minimum_spacing_seconds", String(minimumSpacing)])
-        csv.append(["token_bucket_burst", FixedDecimal.format(tokenBucketBurst, decimals: 4)])
-        csv.append(["push_budget", pushBudget.rawValue])
+        for row in ReportRules.rows { csv.append([row.name, row.write(parameters)]) }
         return csv.text
     }
 }

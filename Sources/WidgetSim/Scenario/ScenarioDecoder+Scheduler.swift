@@ -3,9 +3,11 @@
 extension ScenarioDecoder {
     static let schedulerFields = [
         "budgetModel", "dailyBudget", "frequentViewsPerDay", "minimumDailyBudget", "learningDays", "learningMultiplier",
-        "minimumSpacing", "tokenBucketBurst", "coalescingWindow", "schedulingDelay", "maximumSchedulingDelay", "deferWhenUnseenFor",
-        "singleEntryAtEndDelay", "providerTimeLimit", "pushBudget", "pushDeliveryDelay", "foregroundReloadDelay",
-        "interactionReloadDelay", "systemReloadDelay",
+        "minimumSpacing", "pacingWindow", "pacingBurst", "tokenBucketBurst", "coalescingWindow", "schedulingDelay",
+        "maximumSchedulingDelay", "earlyReloadWindow", "deferWhenUnseenFor", "singleEntryAtEndDelay", "providerTimeLimit",
+        "maximumReliableEntries", "pushBudget", "pushDailyBudget", "pushDeliveryDelay", "foregroundReloadDelay",
+        "interactionReloadDelay", "systemReloadDelay", "reloadsIgnoredAfterWidgetLaunch", "extraTimelineCalls",
+        "locationAccessAfterView",
     ]
 
     func decodeScheduler(_ value: ValueReader) throws(ScenarioError) -> SchedulerParameters {
@@ -37,20 +39,43 @@ extension ScenarioDecoder {
         if let learning = object.optional("learningDays") { parameters.learningDays = try learning.double(in: 0...365) }
         if let multiplier = object.optional("learningMultiplier") { parameters.learningMultiplier = try multiplier.double(in: 1...10) }
         if let spacing = object.optional("minimumSpacing") { parameters.minimumSpacing = try spacing.wholeSeconds(maximum: Seconds.day) }
+        if let window = object.optional("pacingWindow") {
+            parameters.pacingWindow = try window.wholeSeconds(minimum: Seconds.hour, maximum: Seconds.day)
+        }
+        if let burst = object.optional("pacingBurst") { parameters.pacingBurst = try burst.double(in: 1...100) }
         if let burst = object.optional("tokenBucketBurst") { parameters.tokenBucketBurst = try burst.double(in: 0.001...1) }
         if let window = object.optional("coalescingWindow") { parameters.coalescingWindow = try window.wholeSeconds(maximum: Seconds.day) }
         if let delay = object.optional("schedulingDelay") { parameters.schedulingDelay = try decodeDistribution(delay) }
         if let cap = object.optional("maximumSchedulingDelay") { parameters.maximumSchedulingDelay = try cap.wholeSeconds(maximum: Seconds.day) }
+        if let early = object.optional("earlyReloadWindow") { parameters.earlyReloadWindow = try early.wholeSeconds(maximum: Seconds.day) }
         if let deferral = object.optional("deferWhenUnseenFor") { parameters.deferWhenUnseenFor = try deferral.wholeSeconds(maximum: 30 * Seconds.day) }
         if let delay = object.optional("singleEntryAtEndDelay") { parameters.singleEntryAtEndDelay = try decodeDistribution(delay) }
         if let limit = object.optional("providerTimeLimit") {
             parameters.providerTimeLimit = try limit.wholeSeconds(minimum: 1, maximum: Seconds.hour)
         }
+        if let entries = object.optional("maximumReliableEntries") {
+            parameters.maximumReliableEntries = try entries.int(in: 1...ConfiguredProvider.Settings.maximumEntries)
+        }
         if let push = object.optional("pushBudget") { parameters.pushBudget = try push.oneOf(PushBudget.self) }
+        if let budget = object.optional("pushDailyBudget") { parameters.pushDailyBudget = try budget.int(in: 1...10_000) }
         if let delay = object.optional("pushDeliveryDelay") { parameters.pushDeliveryDelay = try decodeDistribution(delay) }
         if let delay = object.optional("foregroundReloadDelay") { parameters.foregroundReloadDelay = try decodeDistribution(delay) }
         if let delay = object.optional("interactionReloadDelay") { parameters.interactionReloadDelay = try decodeDistribution(delay) }
         if let delay = object.optional("systemReloadDelay") { parameters.systemReloadDelay = try decodeDistribution(delay) }
+        if let ignored = object.optional("reloadsIgnoredAfterWidgetLaunch") {
+            parameters.reloadsIgnoredAfterWidgetLaunch = try ignored.wholeSeconds(maximum: Seconds.hour)
+        }
+        if let calls = object.optional("extraTimelineCalls") {
+            let bounds = try calls.object()
+            try bounds.rejectUnknownFields(["min", "max"])
+            let low = try bounds.required("min").int(in: 0...10)
+            let high = try bounds.required("max").int(in: 0...10)
+            guard low <= high else { throw calls.invalid("min \(low) is above max \(high)", allowed: "min ≤ max") }
+            parameters.extraTimelineCalls = low...high
+        }
+        if let access = object.optional("locationAccessAfterView") {
+            parameters.locationAccessAfterView = try access.wholeSeconds(maximum: Seconds.day)
+        }
         return parameters
     }
 }

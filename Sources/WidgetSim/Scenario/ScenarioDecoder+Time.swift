@@ -9,6 +9,25 @@ extension ScenarioDecoder {
         return civil
     }
 
+    /// An instant of the run: a duration since the start ("1d14h") or a local
+    /// date and time in the scenario's time zone ("2026-03-03T14:00"), which
+    /// is the same instant on every device, whatever its own zone.
+    func instant(_ value: ValueReader, days: Int) throws(ScenarioError) -> SimTime {
+        let end = days * Seconds.day
+        let allowed = "a duration since the start such as \"1d14h\", or a local date and time \"YYYY-MM-DDTHH:MM\" in the scenario's time zone, within the run"
+        if case .string(let text) = value.node.value, text.contains("-") || text.contains("T") {
+            guard let civil = ScenarioDecoder.parseLocalDateTime(text), civil.isValid else {
+                throw value.invalid("\"\(text)\" is not a valid local date and time", allowed: allowed)
+            }
+            let days = CivilCalendar.daysFromCivil(year: civil.year, month: civil.month, day: civil.day)
+            let local = days * Seconds.day + civil.hour * Seconds.hour + civil.minute * Seconds.minute + civil.second
+            let t = local - calendar.startEpochSeconds - calendar.utcOffsetSeconds
+            guard t >= 0 && t < end else { throw value.invalid("\"\(text)\" is outside the run", allowed: allowed) }
+            return t
+        }
+        return try value.wholeSeconds(maximum: end - 1)
+    }
+
     /// "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" or "YYYY-MM-DDTHH:MM:SS".
     static func parseLocalDateTime(_ text: String) -> CivilDateTime? {
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)

@@ -1,15 +1,17 @@
 // "widgets": each widget, its provider and its truth.
 
 extension ScenarioDecoder {
-    static let widgetFields = ["id", "kind", "family", "app", "page", "configuration", "provider", "truth", "tapsPerView", "addedAt"]
+    static let widgetFields = [
+        "id", "kind", "family", "app", "page", "configuration", "provider", "truth", "tapsPerView", "launchesAppPerView", "addedAt",
+    ]
     static let providerFields = [
         "entries", "entryOffsets", "entrySpacing", "alignEntries", "forecasts", "policy", "after", "afterAlignment", "jitter",
         "skipInactiveHours", "retryAfterFailure", "latency", "failureRate", "backgroundSessionProbability",
         "backgroundSessionDuration",
     ]
     static let truthFields = [
-        "changeEvery", "activeHours", "forecastHorizon", "dynamicDateText", "randomChangesPerDay", "onRandomChange",
-        "changesWithLocation",
+        "changeEvery", "activeHours", "scheduledChanges", "forecastHorizon", "dynamicDateText", "randomChangesPerDay",
+        "onRandomChange", "changesWithLocation",
     ]
     static let activeHoursFields = ["days", "from", "to"]
 
@@ -27,12 +29,15 @@ extension ScenarioDecoder {
         let app = try reference(object.optional("app"), to: apps.map(\.id), what: "app") ?? 0
         let configuration = try object.optional("configuration")?.string()
         let provider = try decodeProvider(try object.required("provider"))
-        let truth = try object.optional("truth").map { value throws(ScenarioError) in try decodeTruth(value) } ?? TruthSetup()
+        let truth = try object.optional("truth").map { value throws(ScenarioError) in try decodeTruth(value, days: days) } ?? TruthSetup()
         let taps = try object.optional("tapsPerView")?.probability() ?? 0
+        let launches = try object.optional("launchesAppPerView")?.probability() ?? 0
         let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1) ?? 0
-        return WidgetSetup(
+        var widget = WidgetSetup(
             id: id, kind: kind, family: family, app: app, page: page, configuration: configuration,
             provider: provider, truth: truth, tapsPerView: taps, addedAt: addedAt)
+        widget.launchesAppPerView = launches
+        return widget
     }
 
     static let swiftProviderFields = ["swift", "latency", "failureRate"]
@@ -73,7 +78,7 @@ extension ScenarioDecoder {
             guard !values.isEmpty, values.count <= ConfiguredProvider.Settings.maximumEntries else {
                 throw list.invalid(
                     "\(values.count) entries",
-                    allowed: "1...\(ConfiguredProvider.Settings.maximumEntries) entries (timelines of about 400 entries were seen to stop updating, F23)")
+                    allowed: "1...\(ConfiguredProvider.Settings.maximumEntries) entries (WidgetKit shows at most about 400, F23; see maximumReliableEntries)")
             }
             var offsets: [Int] = []
             for value in values {
@@ -119,7 +124,7 @@ extension ScenarioDecoder {
         return settings
     }
 
-    func decodeTruth(_ value: ValueReader) throws(ScenarioError) -> TruthSetup {
+    func decodeTruth(_ value: ValueReader, days: Int) throws(ScenarioError) -> TruthSetup {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.truthFields)
         var truth = TruthSetup()
@@ -131,6 +136,15 @@ extension ScenarioDecoder {
                 throw hours.invalid("activeHours without changeEvery", allowed: "activeHours together with changeEvery")
             }
             truth.periodic!.window = try decodeActiveWindow(hours)
+        }
+        if let list = object.optional("scheduledChanges") {
+            for item in try list.array() {
+                let instant = try instant(item, days: days)
+                if let last = truth.scheduledChanges.last, instant <= last {
+                    throw item.invalid("\(instant) s is not after the previous change at \(last) s", allowed: "changes in time order, each once")
+                }
+                truth.scheduledChanges.append(instant)
+            }
         }
         if let horizon = object.optional("forecastHorizon") { truth.forecastHorizonMean = try horizon.seconds(maximum: 30 * Double(Seconds.day)) }
         if let live = object.optional("dynamicDateText") { truth.periodicDrawnLive = try live.bool() }

@@ -25,8 +25,16 @@ struct ScenarioDecoder {
     let file: String
     /// The Swift providers and apps the scenario may name.
     var catalog: SwiftCatalog = .builtIn
+    /// The scenario's own calendar, for instants written as local dates
+    /// (known once the top level is read).
+    var calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
 
     func decode(_ root: JSONNode) throws(ScenarioError) -> SimulationSetup {
+        var decoder = self
+        return try decoder.decodeTop(root)
+    }
+
+    private mutating func decodeTop(_ root: JSONNode) throws(ScenarioError) -> SimulationSetup {
         let top = try ValueReader(node: root, path: "", file: file).object()
         try top.rejectUnknownFields(ScenarioDecoder.topFields)
         let name = try top.required("name").identifier()
@@ -36,6 +44,7 @@ struct ScenarioDecoder {
         let start = try top.optional("start").map { value throws(ScenarioError) in try decodeStart(value) }
             ?? CivilDateTime(year: 2026, month: 3, day: 2)
         let offset = try top.optional("utcOffset").map { value throws(ScenarioError) in try decodeOffset(value) } ?? 0
+        calendar = CivilCalendar(localStart: start, utcOffsetSeconds: offset)
         let scheduler = try top.optional("scheduler").map { value throws(ScenarioError) in try decodeScheduler(value) }
             ?? SchedulerParameters()
         if let fleetValue = top.optional("fleet") {

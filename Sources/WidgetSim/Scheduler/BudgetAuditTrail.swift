@@ -32,6 +32,9 @@ public struct BudgetAuditTrail: Sendable {
     /// Budgeted reloads in `(latest - 1 day, latest]`.
     public var inWindow: Int { times.count - windowStart }
 
+    /// The budgeted reloads in the trailing 24 hours, oldest first.
+    public var timesInWindow: ArraySlice<SimTime> { times[windowStart...] }
+
     /// The largest limit in force in the trailing 24 hours.
     public var largestLimitInWindow: Int? { limits[windowStart...].max() }
 

@@ -2,7 +2,7 @@
 /// budgeted reloads in the trailing 24 hours, which every model reports as
 /// `budget_used_24h`, and its account under the scenario's budget model.
 ///
-/// Promised: `charge` is only ever called when `earliestAvailability` says the
+/// Promised: `charge` is only ever called when `availability` says the
 /// budget allows a reload at that instant (checked under
 /// `WIDGETSIM_INTERNAL_CHECKS`).
 public struct BudgetLedger: Sendable {
@@ -18,17 +18,17 @@ public struct BudgetLedger: Sendable {
         history.count(at: t)
     }
 
-    /// The earliest instant not before `t` at which one budgeted reload may run,
-    /// assuming no other budgeted reload in between and the same limit.
-    public mutating func earliestAvailability(at t: SimTime, limit: Int, calendar: CivilCalendar) -> SimTime {
-        account.earliestAvailability(at: t, limit: limit, history: history, calendar: calendar)
+    /// When one budgeted reload may run, at `t` or later, assuming no other
+    /// budgeted reload in between and the same limit.
+    public func availability(at t: SimTime, limit: Int, calendar: CivilCalendar) -> BudgetAvailability {
+        account.availability(at: t, limit: limit, history: history, calendar: calendar)
     }
 
     /// Charges one budgeted reload at `t`.
-    /// - Precondition: `earliestAvailability(at: t, ...) == t`.
+    /// - Precondition: `availability(at: t, ...).time == t`.
     public mutating func charge(at t: SimTime, limit: Int, calendar: CivilCalendar) {
         #if WIDGETSIM_INTERNAL_CHECKS
-        precondition(earliestAvailability(at: t, limit: limit, calendar: calendar) == t,
+        precondition(availability(at: t, limit: limit, calendar: calendar).time == t,
                      "BudgetLedger: charged at \(t) while the budget was spent")
         #endif
         account.charge(at: t, limit: limit, history: history, calendar: calendar)

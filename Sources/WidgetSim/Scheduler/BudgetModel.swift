@@ -25,6 +25,8 @@ public struct BudgetModel: RawRepresentable, CaseIterable, Hashable, Sendable, C
         self = model
     }
 
+    /// The rolling window, spent at a steady pace over the user's active day (F8, F10).
+    public static let paced = BudgetModel(PacedBudget.self)
     /// At most `limit` budgeted reloads in any trailing 24 hours (F10).
     public static let rollingWindow = BudgetModel(RollingWindowBudget.self)
     /// A bucket of `limit × tokenBucketBurst` tokens refilled at `limit` a day (F10).
@@ -35,7 +37,7 @@ public struct BudgetModel: RawRepresentable, CaseIterable, Hashable, Sendable, C
     public static let unlimited = BudgetModel(UnlimitedBudget.self)
 
     /// The built-in models, in the order comparisons sweep them.
-    public static let allCases: [BudgetModel] = [.rollingWindow, .tokenBucket, .midnightReset, .unlimited]
+    public static let allCases: [BudgetModel] = [.paced, .rollingWindow, .tokenBucket, .midnightReset, .unlimited]
 
     /// False for a model that imposes no limit (no `budget_limit` is reported).
     public var imposesLimit: Bool { accounting.imposesLimit }
@@ -64,10 +66,10 @@ public protocol BudgetAccounting: Sendable {
 
     init(parameters: SchedulerParameters)
 
-    /// The earliest instant not before `t` at which one budgeted reload may
-    /// run, judged against `limit` and the budgeted reloads so far (`history`),
-    /// assuming no other budgeted reload in between and the same limit.
-    mutating func earliestAvailability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> SimTime
+    /// When one budgeted reload may run, at `t` or later, judged against
+    /// `limit` and the budgeted reloads so far (`history`), assuming no other
+    /// budgeted reload in between and the same limit. Asking changes nothing.
+    func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability
 
     /// Records one budgeted reload at `t`. `history` does not hold it yet.
     mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar)
@@ -80,4 +82,21 @@ public protocol BudgetAccounting: Sendable {
 
 extension BudgetAccounting {
     public static var imposesLimit: Bool { true }
+}
+
+/// When a budgeted reload may run, and why it must wait if it must.
+public struct BudgetAvailability: Equatable, Sendable {
+    /// The earliest instant the budget allows.
+    public var time: SimTime
+    /// True when the budget is spent: the reload is withheld until `time`
+    /// (F12). False when the model only paces reloads, or `time` is now.
+    public var spent: Bool
+
+    public init(time: SimTime, spent: Bool) {
+        self.time = time
+        self.spent = spent
+    }
+
+    /// A reload may run at `t`.
+    public static func now(_ t: SimTime) -> BudgetAvailability { BudgetAvailability(time: t, spent: false) }
 }

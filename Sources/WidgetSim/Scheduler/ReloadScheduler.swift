@@ -5,18 +5,22 @@
 /// 1. eligibility and spacing (F2, F4, F13): not before its eligible time,
 ///    nor within `minimumSpacing` of the widget's last budgeted reload;
 /// 2. visibility (F9): a widget unseen for `deferWhenUnseenFor` waits for a view;
-/// 3. budget (F7, F10, F12): if spent, the request is withheld until budget
-///    is available, then runs once;
+/// 3. budget (F7, F8, F10, F12): if spent, the request is withheld until
+///    budget is available, then runs once; under a paced model its turn may
+///    also come later, which is not a withholding;
 /// 4. coalescing (F14): it joins a device batch planned within
-///    `coalescingWindow`, or opens one after a `schedulingDelay` (F4).
+///    `coalescingWindow` of its turn, or opens one after a `schedulingDelay`
+///    (F4) counted from eligibility, or at its turn if that is later. The
+///    delay is drawn once per device and due instant, so widgets that fall
+///    due in the same second run in the same batch.
 /// When the batch is due, gates 1 and 3 are checked again: the limit may
 /// have shrunk while the batch waited.
 ///
 /// Free reloads (F17) skip all four gates; the simulator runs them after
 /// their own short delay.
 ///
-/// Promised: the decision depends only on the arguments (the token-bucket
-/// model tops up its bucket as it is asked, which changes no answer).
+/// Promised: a decision depends only on the arguments and the device's
+/// delay seed; asking changes nothing.
 ///
 /// It is an immutable class so that the simulator can ask it while it
 /// mutates a widget's state, without Swift copying the parameters to keep
@@ -25,10 +29,21 @@ public final class ReloadScheduler: Sendable {
     public let parameters: SchedulerParameters
     /// `parameters.schedulingDelay`, prepared: it is drawn for every new batch.
     let schedulingDelay: DurationSampler
+    /// The device's seed for scheduling delays, keyed by due instant.
+    let delaySeed: StreamSeed
 
-    public init(parameters: SchedulerParameters) {
+    public init(parameters: SchedulerParameters, delaySeed: StreamSeed = StreamSeed(0)) {
         self.parameters = parameters
         self.schedulingDelay = DurationSampler(parameters.schedulingDelay)
+        self.delaySeed = delaySeed
+    }
+
+    /// The scheduling delay of a reload that falls due at `t` (F4), at most
+    /// `maximumSchedulingDelay`. One draw per device and instant: widgets due
+    /// in the same second wait the same time, so they stay together (F14).
+    public func schedulingDelay(dueAt t: SimTime) -> Int {
+        var random = delaySeed.derived(UInt64(bitPattern: Int64(t))).stream()
+        return min(schedulingDelay.draw(using: &random), parameters.maximumSchedulingDelay)
     }
 
     /// The widget's daily limit at `t`, from its base budget and the views of
@@ -37,6 +52,13 @@ public final class ReloadScheduler: Sendable {
     /// The base limit (F8) shrinks in proportion to how often the widget's page
     /// was viewed in the trailing 24 h, down to `minimumDailyBudget` (F9), and
     /// grows by `learningMultiplier` during the learning period (F11).
+    ///
+    /// Learning is per widget instance: it starts when the widget is added,
+    /// because the budget is per instance (F7) and follows how often that
+    /// instance is seen (F9). Engagement applies while learning too: the
+    /// system sees views from the first hour, and "more reloads than normal"
+    /// (F11) means more than this widget's normal, not the full budget for a
+    /// widget nobody looks at.
     public func dailyLimit(of widget: WidgetSchedule, at t: SimTime, pageViewsInTrailingDay views: Int) -> Int? {
         dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViewsInTrailingDay: views)
     }
@@ -45,7 +67,7 @@ public final class ReloadScheduler: Sendable {
         guard parameters.budgetModel.imposesLimit else { return nil }
         let learning = Double(t - addedAt) < parameters.learningDays * Double(Seconds.day)
         var engagement = 1.0
-        if !learning && parameters.frequentViewsPerDay > 0 {
+        if parameters.frequentViewsPerDay > 0 {
             engagement = min(1, Double(views) / parameters.frequentViewsPerDay)
         }
         var limit = max(parameters.minimumDailyBudget, Int((Double(baseDailyBudget) * engagement).rounded()))
@@ -57,9 +79,9 @@ public final class ReloadScheduler: Sendable {
 
     /// When the widget may next run a budgeted reload, judged at `t` against
     /// `limit` (nil: unlimited).
-    func budgetAvailability(_ widget: inout WidgetSchedule, at t: SimTime, limit: Int?, calendar: CivilCalendar) -> SimTime {
-        guard let limit else { return t }
-        return widget.ledger.earliestAvailability(at: t, limit: limit, calendar: calendar)
+    func budgetAvailability(_ widget: WidgetSchedule, at t: SimTime, limit: Int?, calendar: CivilCalendar) -> BudgetAvailability {
+        guard let limit else { return .now(t) }
+        return widget.ledger.availability(at: t, limit: limit, calendar: calendar)
     }
 
     /// Passes the widget's pending reload through the gates at `now`.
@@ -71,7 +93,7 @@ public final class ReloadScheduler: Sendable {
     ///   - batchDue: true when the batch this reload joined is due now.
     /// - Precondition: the widget has a pending reload.
     public func decide(
-        _ widget: inout WidgetSchedule,
+        _ widget: WidgetSchedule,
         at now: SimTime,
         lastSeen: SimTime,
         pageViewsInTrailingDay views: Int,
@@ -91,7 +113,7 @@ public final class ReloadScheduler: Sendable {
         // A batch that is due runs if the budget still allows it.
         if batchDue {
             let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
-            if budgetAvailability(&widget, at: now, limit: limit, calendar: calendar) == now {
+            if budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now {
                 return .runNow(limit: limit)
             }
         }
@@ -101,19 +123,37 @@ public final class ReloadScheduler: Sendable {
             return .waitForView
         }
 
-        // Gate 3: budget (F7, F10, F12).
+        // Gate 3: budget (F7, F8, F10, F12). A spent budget withholds the
+        // request; a paced model may only make it wait for its turn.
         let available = budgetAvailability(
-            &widget, at: now,
+            widget, at: now,
             limit: dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views),
             calendar: calendar)
-        if available > now { return .withheldUntil(available) }
+        if available.spent && available.time > now { return .withheldUntil(available.time) }
+        let turn = available.time
 
-        // Gate 4: coalescing (F14) and scheduling delay (F4).
-        if let batch = openBatches.first(where: { $0 >= now && $0 <= now + parameters.coalescingWindow }) {
+        // Gate 4: coalescing (F14) and scheduling delay (F4). The delay runs
+        // from eligibility while the request waits for its turn: both only
+        // say "not before", so the later of the two decides.
+        if let batch = openBatches.first(where: { $0 >= turn && $0 <= turn + parameters.coalescingWindow }) {
             return .joinBatch(batch)
         }
-        let delay = schedulingDelay.draw(using: &widget.schedulingRandom)
-        let batch = now + min(delay, parameters.maximumSchedulingDelay)
+        let batch = max(turn, now + schedulingDelay(dueAt: now))
         return openBatches.contains(batch) ? .joinBatch(batch) : .openBatch(batch)
+    }
+
+    /// Whether a reload that is not yet eligible may run early, with a batch
+    /// that runs now (F4: "sometimes early"; F14): it must fall due within
+    /// `earlyReloadWindow`, and spacing and budget must allow it now.
+    /// Returns `.runNow` with the limit, or nil.
+    public func decideEarly(
+        _ widget: WidgetSchedule, at now: SimTime, pageViewsInTrailingDay views: Int, calendar: CivilCalendar
+    ) -> ReloadDecision? {
+        guard parameters.earlyReloadWindow > 0, let pending = widget.pending,
+              pending.eligibleAt > now, pending.eligibleAt - now <= parameters.earlyReloadWindow else { return nil }
+        if let last = widget.lastBudgetedStart, now < last + parameters.minimumSpacing { return nil }
+        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
+        guard budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now else { return nil }
+        return .runNow(limit: limit)
     }
 }

@@ -22,6 +22,9 @@ public enum ReloadTrigger: String, CaseIterable, Sendable {
     case system
     /// The extension's background URL session delivered its events (F20). Budgeted.
     case backgroundSession = "background_session"
+    /// WidgetKit asked again right after a call, as part of the same refresh
+    /// (F18: `getTimeline` called 2–5 times per refresh). Free.
+    case repeatCall = "repeat"
 
     /// The name used in reports.
     public var reportName: String { rawValue }
@@ -34,6 +37,9 @@ public enum PushBudget: String, CaseIterable, Sendable {
     /// same gates as a policy reload (the default).
     case shared
     /// Push reloads are not limited: they run on delivery, like a free trigger.
-    /// (A separate push budget is not modelled.)
     case free
+    /// Push reloads have a daily budget of their own (`pushDailyBudget` in any
+    /// trailing 24 h) and leave the timeline budget alone; a push beyond it
+    /// is withheld until the push budget allows (F12, F19).
+    case separate
 }

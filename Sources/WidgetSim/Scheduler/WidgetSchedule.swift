@@ -37,8 +37,8 @@ public struct WidgetSchedule: Sendable {
     public var ledger: BudgetLedger
     public var lastBudgetedStart: SimTime?
     public var pending: PendingReload?
-    /// Draws of the system's own choices about this widget: scheduling
-    /// delays (F4) and when it reloads a single-entry `atEnd` timeline (F3).
+    /// Draws of the system's own choices about this widget: when it reloads
+    /// a single-entry `atEnd` timeline (F3).
     public var schedulingRandom: RandomStream
 
     public init(baseDailyBudget: Int, addedAt: SimTime, ledger: BudgetLedger, schedulingRandom: RandomStream) {

@@ -21,6 +21,8 @@ enum DeviceEvent: Sendable {
     case batchDue
     case freeReloadDue(widget: Int32, trigger: ReloadTrigger, requestedAt: Int32)
     case callCompleted(widget: Int32)
+    /// The push budget (F19) has room for the widget's withheld push reload.
+    case pushBudgetAvailable(widget: Int32)
     case backgroundSessionCompleted(widget: Int32)
     case scripted(index: Int32)
 }

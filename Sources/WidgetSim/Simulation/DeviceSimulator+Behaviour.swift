@@ -116,6 +116,10 @@ extension DeviceSimulator {
             if tapRate > 0 && widgets[widget].interactionRandom.nextBool(probability: tapRate) {
                 tap(widget)
             }
+            let launchRate = widgets[widget].setup.launchesAppPerView
+            if launchRate > 0 && widgets[widget].launchRandom.nextBool(probability: launchRate) {
+                launchApp(from: widget)
+            }
         }
     }
 
@@ -137,15 +141,34 @@ extension DeviceSimulator {
             if entries[middle].date <= now { low = middle + 1 } else { high = middle }
         }
         let entry = entries[max(0, low - 1)]
+        guard let fetchedAt = entry.dataFetchedAt else {
+            // An entry with no data (the provider never got any) shows what
+            // the placeholder shows: stale since the widget was added.
+            observer.widgetViewed(ViewRecord(
+                time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date, dataAsOf: nil,
+                staleness: now - widgets[widget].setup.addedAt, isStale: true))
+            return
+        }
         let mismatch = widgets[widget].truth.firstMismatch(
-            fetchedAt: entry.dataFetchedAt, date: entry.date, isForecast: entry.isForecast)
+            fetchedAt: fetchedAt, date: entry.date, isForecast: entry.isForecast)
         // A change in the very second of the view is not yet visible at
         // one-second resolution, so stale means "changed before this view".
         let isStale = mismatch.map { $0 < now } ?? false
         observer.widgetViewed(ViewRecord(
             time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date,
-            dataAsOf: entry.isForecast ? max(entry.date, entry.dataFetchedAt) : entry.dataFetchedAt,
+            dataAsOf: entry.isForecast ? max(entry.date, fetchedAt) : fetchedAt,
             staleness: isStale ? now - mismatch! : 0, isStale: isStale))
+    }
+
+    /// The user taps the widget itself, which opens its app (a widget URL).
+    /// The app comes to the foreground, but WidgetKit ignores its reload
+    /// calls for `reloadsIgnoredAfterWidgetLaunch` (F18).
+    mutating func launchApp(from widget: Int) {
+        let app = widgets[widget].setup.app
+        let length = max(1, setup.apps[app].sessionLength.draw(using: &widgets[widget].launchRandom))
+        appLaunchedFromWidgetAt[app] = now
+        enterForeground(app)
+        queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(calendar.dayIndex(now)), scheduleNext: false), at: now + length)
     }
 
     /// The user taps an App Intent button: the action changes the data and the
@@ -231,11 +254,19 @@ extension DeviceSimulator {
         }
     }
 
-    /// A location widget's truth changes now; its free reload waits for the next view (F17).
+    /// A location widget's truth changes now. It reloads at once, free, if it
+    /// was seen within `locationAccessAfterView` (F21: the widget may get
+    /// location up to 15 minutes after it was last viewed); otherwise the
+    /// reload waits for its next view (F17).
     mutating func applyLocationChange() {
         for widget in widgets.indices where widgets[widget].added && widgets[widget].setup.truth.changesWithLocation {
             widgets[widget].truth.recordUnpredictableChange(at: now)
-            widgets[widget].locationReloadOnNextView = true
+            let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
+            if now - seen <= parameters.locationAccessAfterView {
+                requestFreeReload(widget, trigger: .location, at: now)
+            } else {
+                widgets[widget].locationReloadOnNextView = true
+            }
         }
     }
 
@@ -295,8 +326,51 @@ extension DeviceSimulator {
             switch parameters.pushBudget {
             case .shared: requestBudgetedReload(widget, trigger: .push, eligibleAt: now)
             case .free: requestFreeReload(widget, trigger: .push, at: now)
+            case .separate: requestPushReload(widget)
             }
         }
+    }
+
+    /// A push reload under a push budget of its own (F19): it runs at once
+    /// if fewer than `pushDailyBudget` push calls started in the trailing 24
+    /// hours (counting those on their way), and is otherwise withheld until
+    /// one leaves (F12); pushes that arrive meanwhile merge into it.
+    mutating func requestPushReload(_ widget: Int) {
+        guard widgets[widget].added else { return }
+        if widgets[widget].pushHeldSince != nil {
+            observer.reloadWithheld(WithheldRecord(time: now, device: deviceIndex, widget: widget, trigger: .push, requests: 1))
+            return
+        }
+        if let available = pushBudgetAvailability(widget) {
+            observer.reloadWithheld(WithheldRecord(time: now, device: deviceIndex, widget: widget, trigger: .push, requests: 1))
+            widgets[widget].pushHeldSince = now
+            queue.schedule(.pushBudgetAvailable(widget: Int32(widget)), at: available)
+            return
+        }
+        widgets[widget].pushCallsAwaiting += 1
+        requestFreeReload(widget, trigger: .push, at: now)
+    }
+
+    /// Nil when a push call may start now; otherwise when to look again.
+    func pushBudgetAvailability(_ widget: Int) -> SimTime? {
+        let started = widgets[widget].pushes.count(at: now)
+        let used = started + widgets[widget].pushCallsAwaiting
+        guard used >= parameters.pushDailyBudget else { return nil }
+        // The oldest started pushes must leave the window; calls on their way start within seconds.
+        let leaving = used - parameters.pushDailyBudget
+        return leaving < started ? widgets[widget].pushes.element(atOldest: leaving, at: now) + Seconds.day : now + 1
+    }
+
+    /// The withheld push reload runs if the push budget now has room.
+    mutating func releaseHeldPush(_ widget: Int) {
+        guard let since = widgets[widget].pushHeldSince else { return }
+        if let available = pushBudgetAvailability(widget) {
+            queue.schedule(.pushBudgetAvailable(widget: Int32(widget)), at: available)
+            return
+        }
+        widgets[widget].pushHeldSince = nil
+        widgets[widget].pushCallsAwaiting += 1
+        queue.schedule(.freeReloadDue(widget: Int32(widget), trigger: .push, requestedAt: Int32(since)), at: now)
     }
 
     // MARK: Scripted actions

@@ -23,6 +23,7 @@ extension DeviceSimulator {
                 precondition(batch >= now, "widget \(index): joined batch \(batch), which is in the past")
             }
             precondition(widget.added || (widget.inFlight == nil && schedules[index].pending == nil), "widget \(index): reloads before it was added")
+            precondition(widget.pushCallsAwaiting >= 0, "widget \(index): \(widget.pushCallsAwaiting) push calls awaiting")
         }
         #endif
     }

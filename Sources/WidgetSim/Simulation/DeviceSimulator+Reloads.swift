@@ -56,6 +56,10 @@ extension DeviceSimulator {
     /// Applies a WidgetCenter call made by `app` now (F16): free while the app is
     /// in the foreground or has a media session (F17), budgeted otherwise.
     mutating func applyWidgetCenter(_ request: WidgetCenter.Request, from app: Int) {
+        // F18: calls right after the app was opened from its widget are ignored.
+        if let launched = appLaunchedFromWidgetAt[app], now - launched < parameters.reloadsIgnoredAfterWidgetLaunch {
+            return
+        }
         let targets = widgetsOfApp[app].filter { widget in
             switch request {
             case .reloadAllTimelines: return true
@@ -95,12 +99,10 @@ extension DeviceSimulator {
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
 
-        // No method of `self` is called while `schedules` is borrowed inout:
-        // that would make Swift copy the whole simulator to keep them apart.
         let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
         let views = pageViews[pageOfWidget[widget]].count(at: now)
         let decision = scheduler.decide(
-            &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
+            schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
@@ -127,12 +129,21 @@ extension DeviceSimulator {
         }
     }
 
-    /// Runs every widget whose pending reload joined the batch planned for now.
+    /// Runs every widget whose pending reload joined the batch planned for
+    /// now, and any whose reload falls due within `earlyReloadWindow` (F4).
     mutating func runBatch() {
         openBatches.removeAll { $0 <= now }
         for widget in widgets.indices where widgets[widget].batchTime == now {
             widgets[widget].batchTime = nil
             advancePendingReload(widget, batchDue: true)
+        }
+        guard parameters.earlyReloadWindow > 0 else { return }
+        for widget in widgets.indices where widgets[widget].inFlight == nil && widgets[widget].pendingEvent != nil {
+            let views = pageViews[pageOfWidget[widget]].count(at: now)
+            guard case .runNow(let limit)? = scheduler.decideEarly(
+                schedules[widget], at: now, pageViewsInTrailingDay: views, calendar: calendar) else { continue }
+            let pending = schedules[widget].pending!
+            startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
     }
 
@@ -142,6 +153,9 @@ extension DeviceSimulator {
             if widgets[widget].queuedFreeTrigger == nil {
                 widgets[widget].queuedFreeTrigger = trigger
                 widgets[widget].queuedFreeRequestedAt = requestedAt
+            } else if trigger == .push && parameters.pushBudget == .separate {
+                // Merged into the queued call: this push will not start a call of its own.
+                widgets[widget].pushCallsAwaiting -= 1
             }
             return
         }
@@ -171,19 +185,39 @@ extension DeviceSimulator {
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
 
+        if trigger == .push && parameters.pushBudget == .separate {
+            // F19: a push counts against its own budget when its call starts.
+            widgets[widget].pushCallsAwaiting -= 1
+            widgets[widget].pushes.record(now)
+        }
+
+        // F18: WidgetKit may call again right after, as part of the same refresh.
+        if trigger != .repeatCall && parameters.extraTimelineCalls.upperBound > 0 {
+            widgets[widget].repeatsLeft = widgets[widget].repeatRandom.nextInt(in: parameters.extraTimelineCalls)
+        }
+
         var context = providerContext(widget, isPreview: false)
         let policy = widgets[widget].provider.timeline(
             in: &context, into: &widgets[widget].incoming, timeLimit: parameters.providerTimeLimit)
         widgets[widget].providerRandom = context.random
         let duration = context.now - now
-        let timedOut = duration > parameters.providerTimeLimit
         let completesAt = now + min(duration, parameters.providerTimeLimit)
+        let result: ReloadResult
+        if duration > parameters.providerTimeLimit {
+            result = .timedOut
+        } else if widgets[widget].incoming.count > parameters.maximumReliableEntries {
+            result = .tooManyEntries
+        } else {
+            result = .ok
+        }
 
         let nextEligible: SimTime?
-        if timedOut {
-            // F22: no new timeline. The widget keeps its old one and stays
-            // eligible under the old policy; with no timeline at all the system
-            // picks a retry time as for a single-entry `atEnd` (F3).
+        if result != .ok {
+            // F22: a halted call produces no timeline; F23: a timeline of more
+            // than about 400 entries is not shown. Either way the widget keeps
+            // its old timeline and stays eligible under the old policy; with
+            // no timeline at all the system picks a retry time as for a
+            // single-entry `atEnd` (F3).
             nextEligible = widgets[widget].hasTimeline
                 ? widgets[widget].installedNextEligible
                 : completesAt + parameters.singleEntryAtEndDelay.draw(using: &schedules[widget].schedulingRandom)
@@ -192,10 +226,12 @@ extension DeviceSimulator {
         }
         widgets[widget].inFlight = CallInFlight(
             completesAt: completesAt,
-            timedOut: timedOut,
+            result: result,
             policy: policy,
             nextEligible: nextEligible,
-            backgroundSessionCompletesAt: timedOut ? nil : context.backgroundSessionCompletesAt
+            // A halted extension never started its session; one that ran to
+            // the end did, whatever WidgetKit made of its timeline (F20).
+            backgroundSessionCompletesAt: result == .timedOut ? nil : context.backgroundSessionCompletesAt
         )
         queue.schedule(.callCompleted(widget: Int32(widget)), at: completesAt)
         observer.reloadStarted(ReloadRecord(
@@ -207,9 +243,9 @@ extension DeviceSimulator {
             budgetUsed24h: used,
             budgetLimit: limit,
             waited: waited,
-            result: timedOut ? .timedOut : .ok,
-            entryCount: timedOut ? 0 : widgets[widget].incoming.count,
-            policy: timedOut ? nil : policy,
+            result: result,
+            entryCount: result == .timedOut ? 0 : widgets[widget].incoming.count,
+            policy: result == .ok ? policy : nil,
             nextEligible: nextEligible,
             completesAt: completesAt
         ))
@@ -233,7 +269,7 @@ extension DeviceSimulator {
     mutating func completeCall(_ widget: Int) {
         guard let call = widgets[widget].inFlight else { return }
         widgets[widget].inFlight = nil
-        if !call.timedOut {
+        if call.result == .ok {
             widgets[widget].installIncomingTimeline()
             widgets[widget].hasTimeline = true
             widgets[widget].installedNextEligible = call.nextEligible
@@ -244,7 +280,10 @@ extension DeviceSimulator {
         if let eligible = call.nextEligible {
             requestBudgetedReload(widget, trigger: .policy, eligibleAt: eligible)
         }
-        if let trigger = widgets[widget].queuedFreeTrigger {
+        if widgets[widget].repeatsLeft > 0 {
+            widgets[widget].repeatsLeft -= 1
+            startCall(widget, trigger: .repeatCall, budgeted: false, waited: 0)
+        } else if let trigger = widgets[widget].queuedFreeTrigger {
             widgets[widget].queuedFreeTrigger = nil
             startCall(widget, trigger: trigger, budgeted: false, waited: now - widgets[widget].queuedFreeRequestedAt)
         } else {

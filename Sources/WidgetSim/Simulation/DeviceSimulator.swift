@@ -47,6 +47,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var appMediaRandoms: [RandomStream]
     var appCenterRandoms: [RandomStream]
     var appForegroundSessions: [Int]
+    /// When each app was last opened from a tap on its widget (F18).
+    var appLaunchedFromWidgetAt: [SimTime?]
     var appMediaSession: [Int?]
     var mediaSessionCounter = 0
     var locationRandom: RandomStream
@@ -71,7 +73,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         self.deviceIndex = deviceIndex
         self.setup = device
         self.parameters = simulation.scheduler
-        self.scheduler = ReloadScheduler(parameters: simulation.scheduler)
+        self.scheduler = ReloadScheduler(
+            parameters: simulation.scheduler, delaySeed: simulation.masterSeed.derived("device", device.id).derived("scheduling-delay"))
         self.calendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
         self.endTime = simulation.endTime
         let seed = simulation.masterSeed.derived("device", device.id)
@@ -93,6 +96,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
         appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }
         appForegroundSessions = device.apps.map { _ in 0 }
+        appLaunchedFromWidgetAt = device.apps.map { _ in nil }
         appMediaSession = device.apps.map { _ in nil }
         locationRandom = seed.derived("location").stream()
         systemRandom = seed.derived("system").stream()
@@ -108,6 +112,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             }
             let truth = ContentTruth(
                 periodic: widget.truth.periodic,
+                scheduledChanges: widget.truth.scheduledChanges,
                 periodicDrawnLive: widget.truth.periodicDrawnLive,
                 forecastHorizonMean: widget.truth.forecastHorizonMean,
                 forecastSeed: widgetSeed.derived("forecast"),
@@ -121,7 +126,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 interactionRandom: widgetSeed.derived("interaction").stream(),
                 truthRandom: widgetSeed.derived("truth").stream(),
                 notificationRandom: widgetSeed.derived("notifications").stream(),
-                truth: truth
+                truth: truth,
+                launchRandom: widgetSeed.derived("launch").stream(),
+                repeatRandom: widgetSeed.derived("repeats").stream()
             )
         }
         schedules = device.widgets.map { widget in
@@ -178,6 +185,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         case .freeReloadDue(let widget, let trigger, let requestedAt):
             runFreeReload(Int(widget), trigger: trigger, requestedAt: Int(requestedAt))
         case .callCompleted(let widget): completeCall(Int(widget))
+        case .pushBudgetAvailable(let widget): releaseHeldPush(Int(widget))
         case .backgroundSessionCompleted(let widget):
             // F20: the session's events arrive and the extension asks WidgetKit
             // to reload; this is budgeted like a WidgetCenter call.

@@ -6,6 +6,8 @@ public struct EventCounts: Equatable, Sendable {
     public var freeReloads = 0
     public var withheldRequests = 0
     public var timeouts = 0
+    /// Timelines not applied because they held too many entries (F23).
+    public var rejectedTimelines = 0
     public var views = 0
     public var staleViews = 0
     /// Seconds of staleness summed over all views.
@@ -25,6 +27,7 @@ public struct EventCounts: Equatable, Sendable {
     mutating func count(_ record: ReloadRecord) {
         if record.budgeted { budgetedReloads += 1 } else { freeReloads += 1 }
         if record.result == .timedOut { timeouts += 1 }
+        if record.result == .tooManyEntries { rejectedTimelines += 1 }
     }
 
     mutating func count(_ record: ViewRecord) {
@@ -42,6 +45,7 @@ public struct EventCounts: Equatable, Sendable {
         freeReloads += other.freeReloads
         withheldRequests += other.withheldRequests
         timeouts += other.timeouts
+        rejectedTimelines += other.rejectedTimelines
         views += other.views
         staleViews += other.staleViews
         stalenessTotal += other.stalenessTotal

@@ -1,8 +1,11 @@
 /// How a provider call ended.
-public enum ReloadResult: String, Sendable {
+public enum ReloadResult: String, CaseIterable, Sendable {
     case ok
     /// The call outlasted the time limit and produced no timeline (F22).
     case timedOut = "timed_out"
+    /// The timeline held more than `maximumReliableEntries` entries; WidgetKit
+    /// does not show it and the widget keeps its old one (F23).
+    case tooManyEntries = "too_many_entries"
 }
 
 /// One provider timeline call, known in full when it starts (the provider's
@@ -21,7 +24,7 @@ public struct ReloadRecord: Equatable, Sendable {
     public var waited: Int
     public var result: ReloadResult
     public var entryCount: Int
-    /// The returned policy; nil when the call timed out.
+    /// The returned policy; nil when no timeline was applied (a timeout, or too many entries).
     public var policy: TimelineReloadPolicy?
     /// When the widget is next eligible for a policy reload; nil for `never`.
     public var nextEligible: SimTime?

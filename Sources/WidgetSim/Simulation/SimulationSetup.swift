@@ -209,6 +209,9 @@ public enum TruthReaction: String, Equatable, Sendable, CaseIterable {
 /// The truth behind one widget (see `ContentTruth`).
 public struct TruthSetup: Equatable, Sendable {
     public var periodic: PeriodicChanges?
+    /// One-off changes known in advance (a dragon's attack, a match's
+    /// kick-off), as instants of the run in time order.
+    public var scheduledChanges: [SimTime] = []
     public var periodicDrawnLive = false
     /// Mean predictability horizon of periodic changes, in seconds.
     public var forecastHorizonMean: Double = 0
@@ -270,6 +273,9 @@ public struct WidgetSetup: Sendable {
     public var truth: TruthSetup
     /// Probability that a view ends with a tap on an App Intent button (F17, F18).
     public var tapsPerView: Double
+    /// Probability that a view ends with a tap on the widget that opens its
+    /// app; the app's reload calls are then ignored for a while (F18).
+    public var launchesAppPerView: Double = 0
     /// When the user adds the widget.
     public var addedAt: SimTime
 

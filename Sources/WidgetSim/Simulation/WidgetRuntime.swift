@@ -1,7 +1,7 @@
 /// A provider call between its start and its completion.
 struct CallInFlight: Sendable {
     var completesAt: SimTime
-    var timedOut: Bool
+    var result: ReloadResult
     var policy: TimelineReloadPolicy
     var nextEligible: SimTime?
     var backgroundSessionCompletesAt: SimTime?
@@ -44,6 +44,18 @@ struct WidgetRuntime {
     var queuedFreeRequestedAt: SimTime = 0
     /// A significant location change waits for the next view (F17).
     var locationReloadOnNextView = false
+    /// Draws of whether a view ends in a tap that opens the app (F18).
+    var launchRandom: RandomStream
+    /// Draws of how many times WidgetKit calls again in one refresh (F18).
+    var repeatRandom: RandomStream
+    /// Calls still to come in the current refresh (F18).
+    var repeatsLeft = 0
+    /// Push calls started in the trailing 24 hours, under a separate push budget (F19).
+    var pushes = TrailingWindow()
+    /// Push calls requested under a separate push budget that have not started yet.
+    var pushCallsAwaiting = 0
+    /// When the push reload now withheld for want of push budget was delivered.
+    var pushHeldSince: SimTime?
 
     /// Makes the completed call's entries the shown timeline; the old buffer
     /// is kept for the next call, so steady-state reloads allocate nothing.

@@ -41,7 +41,7 @@ public enum DurationText {
     }
 
     /// A number without a trailing ".0".
-    static func plain(_ value: Double) -> String {
+    public static func plain(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

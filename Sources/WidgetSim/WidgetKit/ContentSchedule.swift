@@ -9,24 +9,39 @@
 public struct ContentSchedule: Sendable {
     /// Predictable changes on the local clock, if the content has any.
     public var periodic: PeriodicChanges?
+    /// Predictable one-off changes (a battle, a kick-off), in time order.
+    public var oneOff: [SimTime]
     /// Unforeseeable changes so far, in time order.
     public internal(set) var events: [SimTime] = []
     /// The device's local calendar, on which periodic changes fall.
     public let calendar: CivilCalendar
 
-    public init(periodic: PeriodicChanges?, calendar: CivilCalendar) {
+    public init(periodic: PeriodicChanges?, oneOff: [SimTime] = [], calendar: CivilCalendar) {
         self.periodic = periodic
+        self.oneOff = oneOff
         self.calendar = calendar
     }
 
-    /// The last scheduled (periodic) change at or before `t`.
+    /// The last scheduled change (periodic or one-off) at or before `t`.
     public func lastScheduledChange(atOrBefore t: SimTime) -> SimTime? {
-        periodic?.last(atOrBefore: t, calendar: calendar)
+        let periodicChange = periodic?.last(atOrBefore: t, calendar: calendar)
+        let index = oneOff.firstIndex(greaterThan: t)
+        guard index > 0 else { return periodicChange }
+        return max(periodicChange ?? oneOff[index - 1], oneOff[index - 1])
     }
 
-    /// The first scheduled (periodic) change strictly after `t`.
+    /// The first scheduled change (periodic or one-off) strictly after `t`.
     public func nextScheduledChange(after t: SimTime) -> SimTime? {
-        periodic?.next(after: t, calendar: calendar)
+        let periodicChange = periodic?.next(after: t, calendar: calendar)
+        let index = oneOff.firstIndex(greaterThan: t)
+        guard index < oneOff.count else { return periodicChange }
+        return min(periodicChange ?? oneOff[index], oneOff[index])
+    }
+
+    /// True when a one-off change falls at `t`.
+    public func isOneOff(_ t: SimTime) -> Bool {
+        let index = oneOff.firstIndex(greaterThan: t)
+        return index > 0 && oneOff[index - 1] == t
     }
 
     /// The last unforeseeable event at or before `t`.

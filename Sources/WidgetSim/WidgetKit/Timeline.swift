@@ -6,8 +6,10 @@
 public protocol TimelineEntry: Sendable {
     /// When WidgetKit starts showing this entry.
     var date: SimTime { get }
-    /// When the data this entry shows was fetched. Defaults to `date`.
-    var dataFetchedAt: SimTime { get }
+    /// When the data this entry shows was fetched; nil when it shows no
+    /// data at all (an error or sign-in view, like the placeholder). Defaults
+    /// to `date`.
+    var dataFetchedAt: SimTime? { get }
     /// True when the entry predicts the truth at its own `date` (an hourly
     /// forecast, a health bar that refills on schedule) rather than repeating
     /// what was true at `dataFetchedAt`. Defaults to false.
@@ -15,7 +17,7 @@ public protocol TimelineEntry: Sendable {
 }
 
 extension TimelineEntry {
-    public var dataFetchedAt: SimTime { date }
+    public var dataFetchedAt: SimTime? { date }
     public var isForecast: Bool { false }
 }
 

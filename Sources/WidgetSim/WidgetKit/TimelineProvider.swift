@@ -20,10 +20,11 @@ public protocol TimelineProvider {
 /// An entry as the scheduler keeps it: only what rendering and staleness need.
 public struct ScheduledEntry: Equatable, Sendable {
     public var date: SimTime
-    public var dataFetchedAt: SimTime
+    /// When its data was fetched; nil for an entry that shows no data.
+    public var dataFetchedAt: SimTime?
     public var isForecast: Bool
 
-    public init(date: SimTime, dataFetchedAt: SimTime, isForecast: Bool) {
+    public init(date: SimTime, dataFetchedAt: SimTime?, isForecast: Bool) {
         self.date = date
         self.dataFetchedAt = dataFetchedAt
         self.isForecast = isForecast

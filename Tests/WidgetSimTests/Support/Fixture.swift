@@ -36,9 +36,11 @@ struct Fixture {
 extension SchedulerParameters {
     /// The published rules with every random delay set to zero and the
     /// [gap] rules that would blur a schedule (coalescing, visibility,
-    /// engagement) turned off. Tests of those rules turn them back on.
+    /// engagement, pacing) turned off: the plain rolling window. Tests of
+    /// those rules turn them back on.
     static var exact: SchedulerParameters {
         var parameters = SchedulerParameters()
+        parameters.budgetModel = .rollingWindow
         parameters.schedulingDelay = .fixed(0)
         parameters.coalescingWindow = 0
         parameters.deferWhenUnseenFor = 0
@@ -115,7 +117,7 @@ struct PlainEntry: TimelineEntry {
         self.fetched = fetched
     }
 
-    var dataFetchedAt: SimTime { fetched ?? date }
+    var dataFetchedAt: SimTime? { fetched ?? date }
 }
 
 /// A provider whose timeline is a function of the time it is asked.

@@ -7,8 +7,10 @@
 /// `recoveryPerHour` every hour; a healing potion (an unpredictable event)
 /// restores it at once. The provider asks the game server for the state, then
 ///
-/// - while health is below full, returns one entry per hour until full, and
-///   `atEnd` (E2's first timeline: 25 %, 50 %, 75 %, 100 %);
+/// - while health is below full, returns one entry per hour until full
+///   (E2's first timeline: 25 %, 50 %, 75 %, 100 %), or, in the `.nowAndFull`
+///   style, one entry now and one when health is full (E3's two entries), and
+///   `atEnd`;
 /// - at full health with a battle scheduled, returns one entry and
 ///   `after(battle)` (E3: "a dragon will appear in 2 hours");
 /// - at full health with nothing scheduled, returns one entry and `never`
@@ -17,16 +19,29 @@ public struct CharacterDetailProvider: TimelineProvider {
     public struct Entry: TimelineEntry, Equatable {
         public var date: SimTime
         public var healthLevel: Double
-        public var dataFetchedAt: SimTime
+        public var dataFetchedAt: SimTime?
         public var isForecast: Bool
     }
 
-    public var healthAfterBattle = 0.25
-    public var recoveryPerHour = 0.25
+    /// How the provider lays out a recovery.
+    public enum Style: Sendable {
+        /// An entry every hour until full health (E2).
+        case hourly
+        /// An entry now and one at full health (E3).
+        case nowAndFull
+    }
+
+    public var healthAfterBattle: Double
+    public var recoveryPerHour: Double
+    public var style: Style
     /// When the game server was last reached, as the app would cache it.
     public private(set) var lastGoodFetch: SimTime?
 
-    public init() {}
+    public init(healthAfterBattle: Double = 0.25, recoveryPerHour: Double = 0.25, style: Style = .hourly) {
+        self.healthAfterBattle = healthAfterBattle
+        self.recoveryPerHour = recoveryPerHour
+        self.style = style
+    }
 
     public func placeholder(in context: TimelineProviderContext) -> Entry {
         Entry(date: context.now, healthLevel: 1, dataFetchedAt: context.now, isForecast: false)
@@ -39,7 +54,7 @@ public struct CharacterDetailProvider: TimelineProvider {
     public mutating func timeline(in context: inout TimelineProviderContext) -> Timeline<Entry> {
         // In the app: `let state = try await GameServer.fetchState()`.
         guard case .success(let fetchedAt) = context.fetch() else {
-            let cached = Entry(date: context.now, healthLevel: 1, dataFetchedAt: lastGoodFetch ?? 0, isForecast: false)
+            let cached = Entry(date: context.now, healthLevel: 1, dataFetchedAt: lastGoodFetch, isForecast: false)
             return Timeline(entries: [cached], policy: .after(context.now + 15 * Seconds.minute))
         }
         lastGoodFetch = fetchedAt
@@ -65,7 +80,9 @@ public struct CharacterDetailProvider: TimelineProvider {
         while level < 1 {
             hour += 1
             level = health(afterHours: hour)
-            entries.append(Entry(date: battle + hour * Seconds.hour, healthLevel: level, dataFetchedAt: fetchedAt, isForecast: true))
+            if style == .hourly || level >= 1 {
+                entries.append(Entry(date: battle + hour * Seconds.hour, healthLevel: level, dataFetchedAt: fetchedAt, isForecast: true))
+            }
         }
         return Timeline(entries: entries, policy: .atEnd)
     }

@@ -10,10 +10,10 @@ public struct MidnightResetBudget: BudgetAccounting {
 
     public init(parameters: SchedulerParameters) {}
 
-    public func earliestAvailability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> SimTime {
+    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
         let day = calendar.dayIndex(t)
         let used = day == countedDay ? dayCount : 0
-        return used < limit ? t : calendar.startOfDay(day + 1)
+        return used < limit ? .now(t) : BudgetAvailability(time: calendar.startOfDay(day + 1), spent: true)
     }
 
     public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {

@@ -9,11 +9,7 @@ public struct TokenBucketBudget: BudgetAccounting {
     public static let rule = "a bucket of `round(limit × tokenBucketBurst)` tokens, refilled continuously at `limit` a day; one token per call (F10)"
 
     let burstFraction: Double
-    private var tokens: Double = .nan
-    private var tokensUpdatedAt: SimTime = 0
-
-    /// Rounding slack when comparing a refilled token count with one.
-    static let tokenTolerance = 1e-9
+    private var bucket = TokenBucket()
 
     public init(parameters: SchedulerParameters) {
         burstFraction = parameters.tokenBucketBurst
@@ -24,28 +20,13 @@ public struct TokenBucketBudget: BudgetAccounting {
         max(1, (Double(limit) * burstFraction).rounded())
     }
 
-    public mutating func earliestAvailability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> SimTime {
-        refill(at: t, limit: limit)
-        guard tokens < 1 - TokenBucketBudget.tokenTolerance else { return t }
-        let perSecond = Double(limit) / Double(Seconds.day)
-        return t + Int(((1 - tokens) / perSecond).rounded(.up))
+    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
+        let next = bucket.nextToken(at: t, capacity: capacity(limit: limit), perSecond: Double(limit) / Double(Seconds.day))
+        return BudgetAvailability(time: next, spent: next > t)
     }
 
     public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {
-        refill(at: t, limit: limit)
-        tokens = max(0, tokens - 1)
-    }
-
-    /// Tops the bucket up for the time since it was last looked at, at the
-    /// refill rate of the limit in force now.
-    private mutating func refill(at t: SimTime, limit: Int) {
-        let full = capacity(limit: limit)
-        if tokens.isNaN {
-            tokens = full
-        } else {
-            tokens = min(full, tokens + Double(t - tokensUpdatedAt) * Double(limit) / Double(Seconds.day))
-        }
-        tokensUpdatedAt = t
+        bucket.draw(at: t, capacity: capacity(limit: limit), perSecond: Double(limit) / Double(Seconds.day))
     }
 
     public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {

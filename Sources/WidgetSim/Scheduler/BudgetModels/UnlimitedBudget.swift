@@ -7,7 +7,7 @@ public struct UnlimitedBudget: BudgetAccounting {
 
     public init(parameters: SchedulerParameters) {}
 
-    public func earliestAvailability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> SimTime { t }
+    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability { .now(t) }
 
     public func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {}
 

@@ -1,0 +1,34 @@
+/// A bucket of tokens that refills continuously: the arithmetic shared by
+/// the token-bucket model and the paced model's pacing.
+///
+/// Promised: the level at any instant is a pure function of the level after
+/// the last draw and the time since, at the rate given when asked, capped at
+/// the capacity given when asked; only a draw changes the state.
+struct TokenBucket: Sendable {
+    /// Tokens left after the last draw; nil before the first (the bucket starts full).
+    private var levelAfterDraw: Double?
+    private var drawnAt: SimTime = 0
+
+    /// Rounding slack when comparing a refilled level with one token.
+    static let tolerance = 1e-9
+
+    /// The level at `t`, refilled at `perSecond` up to `capacity`.
+    func level(at t: SimTime, capacity: Double, perSecond: Double) -> Double {
+        guard let levelAfterDraw else { return capacity }
+        return min(capacity, levelAfterDraw + Double(t - drawnAt) * perSecond)
+    }
+
+    /// The earliest instant at or after `t` at which a token is there.
+    func nextToken(at t: SimTime, capacity: Double, perSecond: Double) -> SimTime {
+        let level = level(at: t, capacity: capacity, perSecond: perSecond)
+        guard level < 1 - TokenBucket.tolerance else { return t }
+        // The slack keeps a whole number of seconds whole despite rounding in the division.
+        return t + Int(((1 - level) / perSecond - TokenBucket.tolerance * Double(Seconds.day)).rounded(.up))
+    }
+
+    /// Takes one token at `t`.
+    mutating func draw(at t: SimTime, capacity: Double, perSecond: Double) {
+        levelAfterDraw = max(0, level(at: t, capacity: capacity, perSecond: perSecond) - 1)
+        drawnAt = t
+    }
+}
