@@ -7,17 +7,18 @@
 #   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
+#   make docs                                         build the DocC catalog and check its links (not part of make test)
 SWIFT ?= swift
 SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz docs clean help
 
 all: build
 
 help:
-	@sed -n '2,10p' Makefile
+	@sed -n '2,11p' Makefile
 
 build:
 	$(SWIFT) build
@@ -63,6 +64,16 @@ fuzz:
 golden: build
 	-WIDGETSIM_RECORD_GOLDEN=1 $(SWIFT) test --filter GoldenReportTests
 	$(SWIFT) test --filter GoldenReportTests
+
+# The DocC catalog beside the library, built with the toolchain's docc from the
+# library's symbol graph; a warning (a broken link, an undocumented parameter) fails.
+DOCS_OUT ?= .build/docs
+docs:
+	rm -rf .build/symbol-graphs && mkdir -p .build/symbol-graphs
+	$(SWIFT) build --target WidgetSim -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
+	docc convert Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--fallback-display-name WidgetSim --fallback-bundle-identifier widgetsim --output-path $(DOCS_OUT) --warnings-as-errors
+	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
 	rm -rf .build .build-fuzz .shards

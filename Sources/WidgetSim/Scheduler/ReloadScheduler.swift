@@ -87,10 +87,13 @@ public final class ReloadScheduler: Sendable {
     /// Passes the widget's pending reload through the gates at `now`.
     ///
     /// - Parameters:
+    ///   - widget: the widget's scheduling state.
+    ///   - now: the current time.
     ///   - lastSeen: when the widget was last on screen (its page's last view, or when it was added).
-    ///   - pageViewsInTrailingDay: views of the widget's page in the trailing 24 hours, for its daily limit.
+    ///   - views: views of the widget's page in the trailing 24 hours, for its daily limit.
     ///   - openBatches: the instants of reload batches already planned on the device.
     ///   - batchDue: true when the batch this reload joined is due now.
+    ///   - calendar: the device's local calendar.
     /// - Precondition: the widget has a pending reload.
     public func decide(
         _ widget: WidgetSchedule,

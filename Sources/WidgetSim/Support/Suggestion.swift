@@ -25,6 +25,9 @@ public enum Suggestion {
     /// enough. Every message that suggests a name builds its hint here, so
     /// they all read alike.
     /// - Parameters:
+    ///   - word: what the person typed.
+    ///   - candidates: the names that were allowed.
+    ///   - style: how the hint reads in its message.
     ///   - quote: the quotation mark around the suggestion.
     ///   - prefix: written before the suggestion (`--` for an option).
     public static func hint(

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// The README's worked example quotes the committed weather report; these
+/// tests recompute every figure it quotes, so the text cannot drift from
+/// the reports (or the reports from the code: the golden tests pin those).
+@Suite("README figures")
+struct ReadmeFiguresTests {
+    static var readme: String {
+        let text = (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        // Compare prose independently of where the lines wrap.
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// True when the README has this text (a Bool, so a failure prints the text, not the README).
+    static func says(_ text: String) -> Bool { readme.contains(text) }
+
+    static func report(_ file: String) throws -> String {
+        try String(contentsOf: Paths.packageRoot.appendingPathComponent("Reports/weather/\(file)"), encoding: .utf8)
+    }
+
+    /// The widget row of a summary: reloads/day, budgeted/day, free/day,
+    /// withheld, views, stale views, p50, p95, max.
+    static func widgetRow(_ summary: String) -> [String] {
+        let row = summary.split(separator: "\n").first { $0.hasPrefix("| phone | forecast |") }!
+        return row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func theWeatherSummaryFiguresAreTheCommittedReports() throws {
+        let f = Self.widgetRow(try Self.report("summary.md"))
+        let sentence = "says: \(f[3]) reloads a day (\(f[4]) budgeted, \(f[5]) free), \(f[6]) withheld, \(f[9]) of views stale, p50 \(f[10]), p95 \(f[11]), max \(f[12])."
+        #expect(Self.says(sentence), "the README should say: \(sentence)")
+    }
+
+    @Test func theWorstWeatherViewIsTheCommittedOne() throws {
+        let rows = try Self.report("views.csv").split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        let worst = rows.max { Int($0[7])! < Int($1[7])! }!
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: Seconds.hour)
+        func clock(_ t: Int) -> String { String(calendar.iso8601(t).dropFirst(11).prefix(8)) }
+        let seen = Int(worst[0])!
+        let sentence = "The worst view, at \(clock(seen)), showed weather that had gone stale at \(clock(seen - Int(worst[7])!))."
+        #expect(Self.says(sentence), "the README should say: \(sentence)")
+    }
+
+    /// The table of provider variants, each run with the scenario's seed.
+    @Test func theWeatherVariantTableIsWhatTheCodeComputes() throws {
+        let base = try ScenarioLoader.load(path: Paths.scenario("weather"))
+        for (entries, after) in [(6, 1), (12, 1), (6, 2), (12, 2)] {
+            var setup = base
+            guard case .configured(var settings) = setup.devices[0].widgets[0].provider else { return }
+            settings.entryCount = entries
+            settings.policy = .after(interval: after * Seconds.hour)
+            setup.devices[0].widgets[0].provider = .configured(settings)
+            let f = Self.widgetRow(SummaryReport(writer: ReportWriter(setup: setup, collector: Simulation.run(setup))).render())
+            let label = "\(entries) entries, `after(\(after)h)`" + (entries == 6 && after == 1 ? " (the scenario)" : "")
+            let row = "| \(label) | \(f[3]) | \(f[9]) | \(f[11]) | \(f[12]) |"
+            #expect(Self.says(row), "the README's table should have the row: \(row)")
+        }
+    }
+
+    @Test func theWeatherComparisonFiguresAreTheCommittedOnes() throws {
+        let markdown = try Self.report("comparison.md")
+        let verdict = markdown.split(separator: "\n").first { $0.hasPrefix("**Best on staleness") }!
+        let best = String(verdict.split(separator: "`")[1])
+        func between(_ text: Substring, _ start: String, _ end: String) -> String {
+            guard let a = text.range(of: start), let b = text[a.upperBound...].range(of: end) else { return "?" }
+            return String(text[a.upperBound..<b.lowerBound])
+        }
+        let mean = between(verdict, "mean staleness ", ",")
+        let budgeted = between(verdict, "for ", " budgeted")
+        let sentence = "ranks `\(best)` first on mean staleness (\(mean) for \(budgeted) budgeted reloads a day)."
+        #expect(Self.says(sentence), "the README should say: \(sentence)")
+        let sweep = markdown.split(separator: "\n").first { $0.hasPrefix("The recommendation `") }!
+        let holds = between(sweep, "holds under ", ";")
+        #expect(Self.says("holds under \(holds)"), "the README should say the ranking holds under \(holds)")
+    }
+
+    /// The README's table of scheduler parameters is the library's catalogue,
+    /// with each default as reports print it.
+    @Test func theParameterTableIsTheCatalogue() throws {
+        let raw = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = Self.parameterTable()
+        let found = raw.contains(table)
+        #expect(found, "the README's parameter table should read:\n\(table)")
+    }
+
+    static func parameterTable() -> String {
+        let defaults = SchedulerParameters()
+        var table = "| parameter | default | rests on | meaning |\n|---|---|---|---|\n"
+        for info in SchedulerParameters.catalogue {
+            table += "| `\(info.name)` | \(info.value(defaults)) | \(info.restsOn) | \(info.meaning) |\n"
+        }
+        return table
+    }
+}
