@@ -84,7 +84,7 @@ struct SchedulerGateTests {
         widget.lastBudgetedStart = situation.lastBudgetedStart
         widget.pending = PendingReload(trigger: .policy, eligibleAt: situation.eligibleAt)
         return scheduler.decide(
-            widget, at: now, lastSeen: situation.lastSeen, pageViewsInTrailingDay: 40, openBatches: situation.openBatches,
+            &widget, at: now, lastSeen: situation.lastSeen, pageViews: .views(40, before: now), openBatches: situation.openBatches,
             batchDue: situation.batchDue, calendar: calendar)
     }
 
@@ -112,16 +112,16 @@ struct SchedulerGateTests {
         let settled = WidgetSchedule(
             baseDailyBudget: 60, addedAt: -10 * Seconds.day,
             ledger: BudgetLedger(model: .rollingWindow, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
-        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 40) == 60)
-        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 10) == 30)
-        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 0) == 5)
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViews: .views(40, before: 0)) == 60)
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViews: .views(10, before: 0)) == 30)
+        #expect(scheduler.dailyLimit(of: settled, at: 0, pageViews: .views(0, before: 0)) == 5)
         let learning = WidgetSchedule(
             baseDailyBudget: 60, addedAt: -Seconds.day,
             ledger: BudgetLedger(model: .rollingWindow, parameters: parameters), schedulingRandom: RandomStream(seed: 1))
-        #expect(scheduler.dailyLimit(of: learning, at: 0, pageViewsInTrailingDay: 40) == 90)
+        #expect(scheduler.dailyLimit(of: learning, at: 0, pageViews: .views(40, before: 0)) == 90)
         var unlimited = parameters
         unlimited.budgetModel = .unlimited
-        #expect(ReloadScheduler(parameters: unlimited).dailyLimit(of: settled, at: 0, pageViewsInTrailingDay: 40) == nil)
+        #expect(ReloadScheduler(parameters: unlimited).dailyLimit(of: settled, at: 0, pageViews: .views(40, before: 0)) == nil)
     }
 
     /// F4, F8: under the paced model the scheduling delay runs from
@@ -143,9 +143,28 @@ struct SchedulerGateTests {
             widget.lastBudgetedStart = Self.now - 600
             widget.pending = PendingReload(trigger: .policy, eligibleAt: Self.now - 60)
             return ReloadScheduler(parameters: parameters).decide(
-                widget, at: Self.now, lastSeen: Self.now, pageViewsInTrailingDay: 40, openBatches: [], calendar: calendar)
+                &widget, at: Self.now, lastSeen: Self.now, pageViews: .views(40, before: Self.now), openBatches: [], calendar: calendar)
         }
         #expect(decision(delay: 90) == .openBatch(Self.now + 696))
         #expect(decision(delay: 1_800) == .openBatch(Self.now + 1_800))
+    }
+}
+
+extension TrailingWindow {
+    /// A window holding `count` views in the 24 hours before `t`.
+    static func views(_ count: Int, before t: SimTime) -> TrailingWindow {
+        var window = TrailingWindow()
+        for index in 0..<count { window.record(t - Seconds.day + 1 + index * (Seconds.day - 1) / max(1, count)) }
+        return window
+    }
+}
+
+extension SchedulerGateTests {
+    /// A budget model is asked on almost every event: the built-in ones fit
+    /// in an existential's three inline words, so asking them touches no heap box.
+    @Test func theBuiltInBudgetAccountsFitInlineInAnExistential() {
+        #expect(MemoryLayout<PacedBudget>.size <= 24)
+        #expect(MemoryLayout<TokenBucketBudget>.size <= 24)
+        #expect(MemoryLayout<MidnightResetBudget>.size <= 24)
     }
 }

@@ -6,7 +6,7 @@
 /// budget allows a reload at that instant (checked under
 /// `WIDGETSIM_INTERNAL_CHECKS`).
 public struct BudgetLedger: Sendable {
-    public private(set) var history = TrailingWindow()
+    public private(set) var history = BudgetHistory()
     private var account: any BudgetAccounting
 
     public init(model: BudgetModel, parameters: SchedulerParameters) {
@@ -32,6 +32,6 @@ public struct BudgetLedger: Sendable {
                      "BudgetLedger: charged at \(t) while the budget was spent")
         #endif
         account.charge(at: t, limit: limit, history: history, calendar: calendar)
-        history.record(t)
+        history.record(t, limit: limit)
     }
 }

@@ -69,10 +69,10 @@ public protocol BudgetAccounting: Sendable {
     /// When one budgeted reload may run, at `t` or later, judged against
     /// `limit` and the budgeted reloads so far (`history`), assuming no other
     /// budgeted reload in between and the same limit. Asking changes nothing.
-    func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability
+    func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability
 
     /// Records one budgeted reload at `t`. `history` does not hold it yet.
-    mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar)
+    mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar)
 
     /// The model's promise, as `widgetsim check` audits it from a log: the
     /// budgeted reload just added to `trail` must keep it. Returns what it

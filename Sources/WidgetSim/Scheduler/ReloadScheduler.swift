@@ -31,11 +31,14 @@ public final class ReloadScheduler: Sendable {
     let schedulingDelay: DurationSampler
     /// The device's seed for scheduling delays, keyed by due instant.
     let delaySeed: StreamSeed
+    /// `parameters.budgetModel.imposesLimit`, read once.
+    let imposesLimit: Bool
 
     public init(parameters: SchedulerParameters, delaySeed: StreamSeed = StreamSeed(0)) {
         self.parameters = parameters
         self.schedulingDelay = DurationSampler(parameters.schedulingDelay)
         self.delaySeed = delaySeed
+        self.imposesLimit = parameters.budgetModel.imposesLimit
     }
 
     /// The scheduling delay of a reload that falls due at `t` (F4), at most
@@ -59,16 +62,16 @@ public final class ReloadScheduler: Sendable {
     /// system sees views from the first hour, and "more reloads than normal"
     /// (F11) means more than this widget's normal, not the full budget for a
     /// widget nobody looks at.
-    public func dailyLimit(of widget: WidgetSchedule, at t: SimTime, pageViewsInTrailingDay views: Int) -> Int? {
-        dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViewsInTrailingDay: views)
+    public func dailyLimit(of widget: borrowing WidgetSchedule, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
+        dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViews: pageViews)
     }
 
-    func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViewsInTrailingDay views: Int) -> Int? {
-        guard parameters.budgetModel.imposesLimit else { return nil }
+    func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
+        guard imposesLimit else { return nil }
         let learning = Double(t - addedAt) < parameters.learningDays * Double(Seconds.day)
         var engagement = 1.0
         if parameters.frequentViewsPerDay > 0 {
-            engagement = min(1, Double(views) / parameters.frequentViewsPerDay)
+            engagement = min(1, Double(pageViews.count(at: t)) / parameters.frequentViewsPerDay)
         }
         var limit = max(parameters.minimumDailyBudget, Int((Double(baseDailyBudget) * engagement).rounded()))
         if learning {
@@ -79,43 +82,54 @@ public final class ReloadScheduler: Sendable {
 
     /// When the widget may next run a budgeted reload, judged at `t` against
     /// `limit` (nil: unlimited).
-    func budgetAvailability(_ widget: WidgetSchedule, at t: SimTime, limit: Int?, calendar: CivilCalendar) -> BudgetAvailability {
+    func budgetAvailability(_ widget: borrowing WidgetSchedule, at t: SimTime, limit: Int?, calendar: CivilCalendar) -> BudgetAvailability {
         guard let limit else { return .now(t) }
         return widget.ledger.availability(at: t, limit: limit, calendar: calendar)
+    }
+
+    /// Gate 1 alone: when a pending reload becomes eligible (F2, F4) and far
+    /// enough from the last budgeted reload (F13), or nil if it is both now.
+    /// The simulator asks this first: most decisions end here, and it needs
+    /// only the request.
+    public func waitForEligibility(of pending: PendingReload, lastBudgetedStart: SimTime?, at now: SimTime) -> SimTime? {
+        var due = max(now, pending.eligibleAt)
+        if let last = lastBudgetedStart {
+            due = max(due, last + parameters.minimumSpacing)
+        }
+        return due > now ? due : nil
     }
 
     /// Passes the widget's pending reload through the gates at `now`.
     ///
     /// - Parameters:
-    ///   - widget: the widget's scheduling state.
+    ///   - widget: the widget's scheduling state. It is read, never changed:
+    ///     it is passed `inout` only because that is the one way Swift lends
+    ///     an array element without copying it (and a decision is made on
+    ///     almost every event).
     ///   - now: the current time.
     ///   - lastSeen: when the widget was last on screen (its page's last view, or when it was added).
-    ///   - views: views of the widget's page in the trailing 24 hours, for its daily limit.
+    ///   - pageViews: the views of the widget's page, for its daily limit (counted only if a gate needs it).
     ///   - openBatches: the instants of reload batches already planned on the device.
     ///   - batchDue: true when the batch this reload joined is due now.
     ///   - calendar: the device's local calendar.
     /// - Precondition: the widget has a pending reload.
     public func decide(
-        _ widget: WidgetSchedule,
+        _ widget: inout WidgetSchedule,
         at now: SimTime,
         lastSeen: SimTime,
-        pageViewsInTrailingDay views: Int,
-        openBatches: [SimTime],
+        pageViews: borrowing TrailingWindow,
+        openBatches: borrowing [SimTime],
         batchDue: Bool = false,
         calendar: CivilCalendar
     ) -> ReloadDecision {
-        guard let pending = widget.pending else { preconditionFailure("ReloadScheduler: no pending reload to decide") }
-
-        // Gate 1: eligibility (F2, F4) and minimum spacing (F13).
-        var due = max(now, pending.eligibleAt)
-        if let last = widget.lastBudgetedStart {
-            due = max(due, last + parameters.minimumSpacing)
+        guard widget.pending != nil else { preconditionFailure("ReloadScheduler: no pending reload to decide") }
+        if let due = waitForEligibility(of: widget.pending!, lastBudgetedStart: widget.lastBudgetedStart, at: now) {
+            return .waitUntil(due)
         }
-        if due > now { return .waitUntil(due) }
 
         // A batch that is due runs if the budget still allows it.
         if batchDue {
-            let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
+            let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews)
             if budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now {
                 return .runNow(limit: limit)
             }
@@ -130,7 +144,7 @@ public final class ReloadScheduler: Sendable {
         // request; a paced model may only make it wait for its turn.
         let available = budgetAvailability(
             widget, at: now,
-            limit: dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views),
+            limit: dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews),
             calendar: calendar)
         if available.spent && available.time > now { return .withheldUntil(available.time) }
         let turn = available.time
@@ -150,12 +164,12 @@ public final class ReloadScheduler: Sendable {
     /// `earlyReloadWindow`, and spacing and budget must allow it now.
     /// Returns `.runNow` with the limit, or nil.
     public func decideEarly(
-        _ widget: WidgetSchedule, at now: SimTime, pageViewsInTrailingDay views: Int, calendar: CivilCalendar
+        _ widget: inout WidgetSchedule, at now: SimTime, pageViews: borrowing TrailingWindow, calendar: CivilCalendar
     ) -> ReloadDecision? {
         guard parameters.earlyReloadWindow > 0, let pending = widget.pending,
               pending.eligibleAt > now, pending.eligibleAt - now <= parameters.earlyReloadWindow else { return nil }
         if let last = widget.lastBudgetedStart, now < last + parameters.minimumSpacing { return nil }
-        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
+        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews)
         guard budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now else { return nil }
         return .runNow(limit: limit)
     }

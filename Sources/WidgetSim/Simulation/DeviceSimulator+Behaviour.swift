@@ -8,6 +8,7 @@ extension DeviceSimulator {
 
     mutating func addWidget(_ widget: Int) {
         widgets[widget].added = true
+        updateConfigurations(of: widgets[widget].setup.app)
         // F5: the gallery snapshot and the first-display placeholder are not reloads.
         _ = widgets[widget].provider.snapshot(in: providerContext(widget, isPreview: true))
         _ = widgets[widget].provider.placeholder(in: providerContext(widget, isPreview: false))

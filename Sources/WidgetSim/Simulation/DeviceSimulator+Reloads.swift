@@ -8,7 +8,7 @@ extension DeviceSimulator {
 
     /// The widget's daily budget at `t`; nil under a model without a limit (F24).
     func dailyLimit(_ widget: Int, at t: SimTime) -> Int? {
-        scheduler.dailyLimit(of: schedules[widget], at: t, pageViewsInTrailingDay: pageViews[pageOfWidget[widget]].count(at: t))
+        scheduler.dailyLimit(of: schedules[widget], at: t, pageViews: pageViews[pageOfWidget[widget]])
     }
 
     // MARK: Requests
@@ -80,10 +80,17 @@ extension DeviceSimulator {
 
     /// A WidgetCenter handle for `app`, seeing the app's configured widgets (F16).
     func widgetCenter(for app: Int) -> WidgetCenter {
-        WidgetCenter(configurations: widgetsOfApp[app].filter { widgets[$0].added }.map { index in
+        WidgetCenter(configurations: appConfigurations[app])
+    }
+
+    /// What WidgetCenter shows `app` of its widgets: those added so far, in
+    /// device order. Kept up to date as widgets are added, so an app event
+    /// builds nothing.
+    mutating func updateConfigurations(of app: Int) {
+        appConfigurations[app] = widgetsOfApp[app].filter { widgets[$0].added }.map { index in
             let widget = widgets[index].setup
             return WidgetInfo(kind: widget.kind, family: widget.family, configuration: widget.configuration)
-        })
+        }
     }
 
     // MARK: Acting on the scheduler's decisions
@@ -91,18 +98,22 @@ extension DeviceSimulator {
     /// Asks the scheduler about the widget's pending budgeted reload and acts
     /// on its decision. `batchDue` is true when the batch it joined is due now.
     mutating func advancePendingReload(_ widget: Int, batchDue: Bool = false) {
-        guard schedules[widget].pending != nil, widgets[widget].inFlight == nil else { return }
+        guard let pending = schedules[widget].pending, widgets[widget].inFlight == nil else { return }
         if let handle = widgets[widget].pendingEvent {
             queue.cancel(handle)
             widgets[widget].pendingEvent = nil
         }
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
+        // Gate 1 first, on the request alone: most decisions end there.
+        if let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now) {
+            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
+            return
+        }
 
         let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
-        let views = pageViews[pageOfWidget[widget]].count(at: now)
         let decision = scheduler.decide(
-            schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
+            &schedules[widget], at: now, lastSeen: seen, pageViews: pageViews[pageOfWidget[widget]], openBatches: openBatches,
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
@@ -139,9 +150,8 @@ extension DeviceSimulator {
         }
         guard parameters.earlyReloadWindow > 0 else { return }
         for widget in widgets.indices where widgets[widget].inFlight == nil && widgets[widget].pendingEvent != nil {
-            let views = pageViews[pageOfWidget[widget]].count(at: now)
             guard case .runNow(let limit)? = scheduler.decideEarly(
-                schedules[widget], at: now, pageViewsInTrailingDay: views, calendar: calendar) else { continue }
+                &schedules[widget], at: now, pageViews: pageViews[pageOfWidget[widget]], calendar: calendar) else { continue }
             let pending = schedules[widget].pending!
             startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }

@@ -43,6 +43,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var pageLastViewed: [SimTime?]
     /// Each app's code, which answers app events with WidgetCenter calls (F16).
     var apps: [any ContainingApp]
+    /// The configured widgets each app's WidgetCenter shows (F16).
+    var appConfigurations: [[WidgetInfo]]
     var appSessionRandoms: [RandomStream]
     var appMediaRandoms: [RandomStream]
     var appCenterRandoms: [RandomStream]
@@ -92,6 +94,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
             return ConfiguredApp(foregroundReload: device.apps[app].foregroundReload, reloadAllOnChangeOf: reloadAll)
         }
+        appConfigurations = device.apps.map { _ in [] }
         appSessionRandoms = device.apps.map { seed.derived("app", $0.id, "sessions").stream() }
         appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
         appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }

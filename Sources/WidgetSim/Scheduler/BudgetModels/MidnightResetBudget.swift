@@ -10,13 +10,13 @@ public struct MidnightResetBudget: BudgetAccounting {
 
     public init(parameters: SchedulerParameters) {}
 
-    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
+    public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
         let day = calendar.dayIndex(t)
         let used = day == countedDay ? dayCount : 0
         return used < limit ? .now(t) : BudgetAvailability(time: calendar.startOfDay(day + 1), spent: true)
     }
 
-    public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {
+    public mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {
         let day = calendar.dayIndex(t)
         if day != countedDay {
             countedDay = day

@@ -29,42 +29,35 @@ public struct PacedBudget: BudgetAccounting {
     public static let name = "paced"
     public static let rule = "at most `limit` budgeted calls in any trailing 24 h, spent at a steady pace: each call takes a token from a bucket of `pacingBurst` tokens refilled at `limit` per `pacingWindow` (F8, F10)"
 
-    let burst: Double
-    let window: Int
+    /// The settings, kept small so the whole account fits in an existential's
+    /// inline words (see `TokenBucket`).
+    let burstTokens: Float
+    let windowSeconds: Int32
     private var bucket = TokenBucket()
-    /// The limit in force at each budgeted reload of the trailing 24 hours, oldest first.
-    private var grants: [(time: SimTime, limit: Int)] = []
-    private var firstGrant = 0
 
     public init(parameters: SchedulerParameters) {
-        burst = max(1, parameters.pacingBurst)
-        window = max(1, parameters.pacingWindow)
+        burstTokens = Float(max(1, parameters.pacingBurst))
+        windowSeconds = Int32(max(1, parameters.pacingWindow))
     }
 
-    func perSecond(limit: Int) -> Double { Double(limit) / Double(window) }
+    var burst: Double { Double(burstTokens) }
+
+    func perSecond(limit: Int) -> Double { Double(limit) / Double(windowSeconds) }
 
     /// The 24-hour cap at `t`: the largest of `limit` and the limits granted
     /// in `(t - 1 day, t]`, plus the bucket's burst.
-    func cap(at t: SimTime, limit: Int) -> Int {
-        var largest = limit
-        for grant in grants[firstGrant...] where grant.time > t - Seconds.day { largest = max(largest, grant.limit) }
-        return largest + Int(burst)
+    func cap(at t: SimTime, limit: Int, history: BudgetHistory) -> Int {
+        max(limit, history.largestLimit(at: t) ?? limit) + Int(burst)
     }
 
-    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
-        let rolling = RollingWindowBudget.availability(at: t, limit: cap(at: t, limit: limit), history: history)
+    public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
+        let rolling = RollingWindowBudget.availability(at: t, limit: cap(at: t, limit: limit, history: history), history: history)
         guard !rolling.spent else { return rolling }
         return BudgetAvailability(time: bucket.nextToken(at: t, capacity: burst, perSecond: perSecond(limit: limit)), spent: false)
     }
 
-    public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {
+    public mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {
         bucket.draw(at: t, capacity: burst, perSecond: perSecond(limit: limit))
-        grants.append((t, limit))
-        while firstGrant < grants.count && grants[firstGrant].time <= t - Seconds.day { firstGrant += 1 }
-        if firstGrant > 64 && firstGrant * 2 > grants.count {
-            grants.removeFirst(firstGrant)
-            firstGrant = 0
-        }
     }
 
     public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {

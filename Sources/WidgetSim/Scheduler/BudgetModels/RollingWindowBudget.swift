@@ -12,18 +12,18 @@ public struct RollingWindowBudget: BudgetAccounting {
 
     public init(parameters: SchedulerParameters) {}
 
-    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
+    public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
         RollingWindowBudget.availability(at: t, limit: limit, history: history)
     }
 
     /// The rolling window's rule, shared with the paced model.
-    static func availability(at t: SimTime, limit: Int, history: TrailingWindow) -> BudgetAvailability {
+    static func availability(at t: SimTime, limit: Int, history: BudgetHistory) -> BudgetAvailability {
         let used = history.count(at: t)
         guard used >= limit else { return .now(t) }
         return BudgetAvailability(time: history.element(atOldest: used - limit, at: t) + history.length, spent: true)
     }
 
-    public func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {}
+    public func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {}
 
     public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
         guard trail.inWindow > limit else { return nil }

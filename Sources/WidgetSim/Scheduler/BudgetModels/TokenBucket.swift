@@ -5,8 +5,11 @@
 /// the last draw and the time since, at the rate given when asked, capped at
 /// the capacity given when asked; only a draw changes the state.
 struct TokenBucket: Sendable {
-    /// Tokens left after the last draw; nil before the first (the bucket starts full).
-    private var levelAfterDraw: Double?
+    /// Tokens left after the last draw; NaN before the first (the bucket
+    /// starts full). Not an optional, so that the bucket and a model's two
+    /// settings fit in an existential's three inline words: a model is asked
+    /// on almost every event, and a boxed one costs a heap access each time.
+    private var levelAfterDraw = Double.nan
     private var drawnAt: SimTime = 0
 
     /// Rounding slack when comparing a refilled level with one token.
@@ -14,7 +17,7 @@ struct TokenBucket: Sendable {
 
     /// The level at `t`, refilled at `perSecond` up to `capacity`.
     func level(at t: SimTime, capacity: Double, perSecond: Double) -> Double {
-        guard let levelAfterDraw else { return capacity }
+        guard !levelAfterDraw.isNaN else { return capacity }
         return min(capacity, levelAfterDraw + Double(t - drawnAt) * perSecond)
     }
 

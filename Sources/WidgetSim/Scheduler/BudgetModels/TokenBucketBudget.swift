@@ -20,12 +20,12 @@ public struct TokenBucketBudget: BudgetAccounting {
         max(1, (Double(limit) * burstFraction).rounded())
     }
 
-    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability {
+    public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
         let next = bucket.nextToken(at: t, capacity: capacity(limit: limit), perSecond: Double(limit) / Double(Seconds.day))
         return BudgetAvailability(time: next, spent: next > t)
     }
 
-    public mutating func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {
+    public mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {
         bucket.draw(at: t, capacity: capacity(limit: limit), perSecond: Double(limit) / Double(Seconds.day))
     }
 

@@ -7,9 +7,9 @@ public struct UnlimitedBudget: BudgetAccounting {
 
     public init(parameters: SchedulerParameters) {}
 
-    public func availability(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) -> BudgetAvailability { .now(t) }
+    public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability { .now(t) }
 
-    public func charge(at t: SimTime, limit: Int, history: TrailingWindow, calendar: CivilCalendar) {}
+    public func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {}
 
     public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? { nil }
 }

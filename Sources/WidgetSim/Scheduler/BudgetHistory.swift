@@ -1,0 +1,48 @@
+/// One widget instance's budgeted reloads in the trailing 24 hours, with the
+/// daily limit granted at each: what every budget model reads, and what the
+/// `budget_used_24h` column reports.
+///
+/// Promised: queries change nothing; `largestLimit(at:)` is the largest limit
+/// granted in `(t - 1 day, t]`, in O(1) amortised time, for any `t` not
+/// earlier than the last recorded reload minus a day.
+public struct BudgetHistory: Sendable {
+    /// The reloads themselves.
+    public private(set) var reloads = TrailingWindow()
+    /// Grants that no later grant matched or exceeded, oldest first: their
+    /// limits fall from front to back, so the first one still in the window
+    /// is the largest (a monotonic queue).
+    private var grants: [(time: SimTime, limit: Int)] = []
+    private var firstGrant = 0
+
+    public init() {}
+
+    /// The window's length: 24 hours.
+    public var length: Int { reloads.length }
+
+    /// Budgeted reloads in `(t - 1 day, t]`.
+    public func count(at t: SimTime) -> Int { reloads.count(at: t) }
+
+    /// The `index`-th oldest budgeted reload in the window ending at `t`.
+    public func element(atOldest index: Int, at t: SimTime) -> SimTime { reloads.element(atOldest: index, at: t) }
+
+    /// The largest limit granted in `(t - 1 day, t]`, or nil if none was.
+    public func largestLimit(at t: SimTime) -> Int? {
+        var index = firstGrant
+        while index < grants.count && grants[index].time <= t - reloads.length { index += 1 }
+        return index < grants.count ? grants[index].limit : nil
+    }
+
+    /// Records a budgeted reload at `t`, granted under `limit`.
+    /// - Precondition: `t` is not earlier than the last recorded reload.
+    public mutating func record(_ t: SimTime, limit: Int) {
+        reloads.record(t)
+        while firstGrant < grants.count && grants[firstGrant].time <= t - reloads.length { firstGrant += 1 }
+        // A grant no larger than this one can never be the largest again.
+        while grants.count > firstGrant && grants[grants.count - 1].limit <= limit { grants.removeLast() }
+        grants.append((t, limit))
+        if firstGrant > 64 && firstGrant * 2 > grants.count {
+            grants.removeFirst(firstGrant)
+            firstGrant = 0
+        }
+    }
+}
