@@ -60,7 +60,10 @@ func runChild(_ arguments: [String]) -> Never {
     options.threads = threads
     let clock = ContinuousClock()
     let start = clock.now
-    let aggregate = FleetRun.run(setup, options: options)
+    guard let aggregate = try? FleetRun.run(setup, options: options) else {
+        FileHandle.standardError.write(Data("the benchmark run passed the run limits\n".utf8))
+        exit(70)
+    }
     let elapsed = clock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     let measurement = Measurement(wallSeconds: seconds, events: aggregate.events, widgetDays: aggregate.widgetDays, peakRSSKiB: peakRSSKiB())

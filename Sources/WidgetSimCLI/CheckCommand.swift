@@ -8,10 +8,11 @@ struct CheckCommand: Command {
     static let arguments = "<report-dir> | --reloads <file.csv> [rules]"
     static let options = [
         OptionSpec(name: "reloads", short: nil, valueName: "file", help: "Check only this reloads log (the columns of reloads.csv), e.g. recorded from a device."),
-        OptionSpec(name: "budget-model", short: nil, valueName: "model", help: "rollingWindow, tokenBucket, midnightReset or unlimited (default: parameters.csv, else rollingWindow)."),
-        OptionSpec(name: "minimum-spacing", short: nil, valueName: "duration", help: "Least time between budgeted reloads, e.g. 5m (default: parameters.csv, else 5m)."),
-        OptionSpec(name: "push-budget", short: nil, valueName: "budget", help: "shared or free (default: parameters.csv, else shared)."),
-        OptionSpec(name: "token-bucket-burst", short: nil, valueName: "fraction", help: "Bucket capacity as a fraction of the daily limit (default 0.25)."),
+        OptionSpec(name: "parameters", short: nil, valueName: "file", help: "Read the rules from this parameters.csv (default: the report's own, else the defaults)."),
+        OptionSpec(name: "budget-model", short: nil, valueName: "model", help: "\(BudgetModel.allCases.map(\.rawValue).joined(separator: ", ")) (default: parameters.csv, else paced)."),
+        OptionSpec(name: "minimum-spacing", short: nil, valueName: "duration", help: "Least time between budgeted reloads, 0 to 24h, e.g. 5m (default: parameters.csv, else 5m)."),
+        OptionSpec(name: "push-budget", short: nil, valueName: "budget", help: "\(PushBudget.allCases.map(\.rawValue).joined(separator: " or ")) (default: parameters.csv, else shared)."),
+        OptionSpec(name: "token-bucket-burst", short: nil, valueName: "fraction", help: "Bucket capacity as a fraction of the daily limit, 0.001 to 1 (default 0.25)."),
     ]
     static let discussion = """
         Checks that budgeted reloads are spaced, that the trailing-24-hour counts
@@ -19,53 +20,100 @@ struct CheckCommand: Command {
         budget, that budget_used_24h matches the rows, that views show timelines
         some call produced, and that daily totals add up. Exits 0 when every rule
         holds and 1 at the first violation, which it names with its file and line;
-        65 when a file is not in the report's format, 66 when one is missing.
+        65 when a file is not in the report's format or a number is out of range,
+        66 when one is missing or unreadable. Files may be up to 1 GiB; times are
+        whole seconds up to 10,000,000,000. Options override --parameters, which
+        overrides the report's own parameters.csv.
         """
 
     var directory: String?
     var reloadsLog: String?
-    var rules: ReportRules?
+    var parametersFile: String?
+    var overrides: [(row: String, text: String, option: String)] = []
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         reloadsLog = arguments.value("reloads")
+        parametersFile = arguments.value("parameters")
         if reloadsLog == nil {
             guard arguments.positionals.count == 1 else { throw .usage("expected one <report-dir>, or --reloads <file.csv>") }
             directory = arguments.positionals[0]
         } else if !arguments.positionals.isEmpty {
             throw .usage("give either <report-dir> or --reloads <file.csv>, not both")
         }
-        let given = ["budget-model", "minimum-spacing", "push-budget", "token-bucket-burst"].contains { arguments.value($0) != nil }
-        guard given || reloadsLog != nil else { return }
-        var rules = ReportRules()
-        if let text = arguments.value("budget-model") {
-            guard let model = BudgetModel(rawValue: text) else {
-                throw .usage("unknown budget model '\(text)'; allowed: \(BudgetModel.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            rules.budgetModel = model
-        }
+        // Each option is a row of parameters.csv, read by the same rule and range.
+        if let text = arguments.value("budget-model") { overrides.append(("budget_model", text, "budget-model")) }
         if let text = arguments.value("minimum-spacing") {
-            guard let seconds = DurationText.parse(text) ?? Double(text), seconds >= 0, seconds == seconds.rounded() else {
-                throw .usage("option '--minimum-spacing' must be a duration such as 5m or 300s, got '\(text)'")
+            guard let seconds = DurationText.parse(text) ?? Double(text), seconds.isFinite, seconds >= 0, seconds <= Double(Seconds.day),
+                  seconds == seconds.rounded() else {
+                throw .usage("option '--minimum-spacing' must be a whole number of seconds from 0 to 24h, such as 5m or 300s, got '\(text)'")
             }
-            rules.minimumSpacing = Int(seconds)
+            overrides.append(("minimum_spacing_seconds", String(Int(seconds)), "minimum-spacing"))
         }
-        if let text = arguments.value("push-budget") {
-            guard let push = PushBudget(rawValue: text) else { throw .usage("unknown push budget '\(text)'; allowed: shared, free") }
-            rules.pushBudget = push
+        if let text = arguments.value("push-budget") { overrides.append(("push_budget", text, "push-budget")) }
+        if let text = arguments.value("token-bucket-burst") { overrides.append(("token_bucket_burst", text, "token-bucket-burst")) }
+        var probe = ReportRules()
+        for override in overrides {
+            if let allowed = probe.set(override.row, to: override.text) {
+                throw .usage("option '--\(override.option)' must be \(allowed), got '\(override.text)'")
+            }
         }
-        if let text = arguments.value("token-bucket-burst") {
-            guard let burst = Double(text), burst > 0, burst <= 1 else { throw .usage("option '--token-bucket-burst' must be in (0, 1], got '\(text)'") }
-            rules.tokenBucketBurst = burst
+    }
+
+    /// The rules the audit runs under: the report's (nil for a directory,
+    /// which reads its own parameters.csv unless something overrides it).
+    func rules() throws(CommandError) -> ReportRules? {
+        guard parametersFile != nil || !overrides.isEmpty || reloadsLog != nil else { return nil }
+        var rules = ReportRules()
+        if let parametersFile {
+            rules = try CheckCommand.parseRules(at: parametersFile)
+        } else if let directory {
+            // Options change some rules; the report's own file gives the rest.
+            let path = directory + "/parameters.csv"
+            if FileManager.default.fileExists(atPath: path) {
+                rules = try CheckCommand.parseRules(at: path)
+            }
         }
-        self.rules = rules
+        for override in overrides { _ = rules.set(override.row, to: override.text) }
+        return rules
+    }
+
+    /// The rules in a parameters.csv file.
+    static func parseRules(at path: String) throws(CommandError) -> ReportRules {
+        let text = try text(of: path)
+        do {
+            return try ReportRules.parse(text, file: path)
+        } catch {
+            throw CommandError(error.description, code: .dataError)
+        }
+    }
+
+    /// A whole input file, or an error that says why it cannot be read.
+    static func bytes(of path: String) throws(CommandError) -> [UInt8] {
+        do {
+            return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
+        } catch {
+            throw CommandError(error.description, code: .noInput)
+        }
+    }
+
+    static func text(of path: String) throws(CommandError) -> String {
+        String(decoding: try bytes(of: path), as: UTF8.self)
     }
 
     func run(console: Console) throws(CommandError) {
-        let read: (String) -> String? = { path in FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } }
+        func read(_ path: String) throws(CheckViolation) -> [UInt8]? {
+            do throws(InputFileError) {
+                return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
+            } catch {
+                if case .missing = error { return nil }
+                throw CheckViolation(file: path, line: 0, kind: .missingFile, message: error.reason)
+            }
+        }
+        let rules = try rules()
         do {
             if let reloadsLog {
-                guard let text = read(reloadsLog) else { throw CommandError("\(reloadsLog): no such file", code: .noInput) }
-                let summary = try ReportChecker.checkReloadsLog(text, file: reloadsLog, rules: rules ?? ReportRules())
+                let bytes = try CheckCommand.bytes(of: reloadsLog)
+                let summary = try ReportChecker.checkReloadsLog(bytes, file: reloadsLog, rules: rules ?? ReportRules())
                 console.out("\(reloadsLog): every rule holds: \(summary.reloads) reloads \(describe(summary.rules))")
                 return
             }
@@ -73,7 +121,7 @@ struct CheckCommand: Command {
             guard let directory, FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw CommandError("\(directory ?? ""): no such report directory", code: .noInput)
             }
-            let summary = try ReportChecker.checkDirectory(directory, rules: rules, read: read)
+            let summary = try ReportChecker.checkDirectory(directory, rules: rules, bytes: read)
             console.out("\(directory): every rule holds: \(summary.reloads) reloads, \(summary.views) views, \(summary.dailyRows) daily rows \(describe(summary.rules))")
         } catch let violation as CheckViolation {
             switch violation.kind {

@@ -94,6 +94,22 @@ struct ScenarioReference {
         }
     }
 
+    /// Refuses, before it starts, a run past `RunLimits`: with the estimate,
+    /// the field to change, and exit 65 (64 when a command-line override,
+    /// such as --days or --devices, made it too large).
+    func requireWithinLimits(_ setups: [SimulationSetup], command: String, threads: Int = 1, overridden: Bool) throws(CommandError) {
+        for setup in setups {
+            if let refusal = RunLimits.refusal(RunEstimate(setup), command: command, threads: threads) {
+                throw CommandError("\(path): \(refusal)", code: overridden ? .usage : .dataError)
+            }
+        }
+    }
+
+    /// A run that passed `RunLimits` while running: its reports are not written.
+    static func stopped(_ error: RunLimitExceeded) -> CommandError {
+        CommandError("\(error.description); no reports were written and earlier ones are unchanged", code: .dataError)
+    }
+
     /// Fleet scenarios run with `widgetsim fleet`.
     func requireDeviceList(_ setup: SimulationSetup) throws(CommandError) {
         guard setup.fleet == nil else {

@@ -69,12 +69,16 @@ struct CompareCommand: Command {
         let own = document.base.scheduler.budgetModel
         options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
         if let threads { options.threads = threads }
-        let bytes = MemoryEstimate.compareBytes(document.base, threads: options.threads)
-        if let refusal = MemoryEstimate.refusal(bytes, what: "comparing \(document.base.devices.count) device(s) over \(document.base.days) days on \(options.threads) threads") {
-            throw CommandError(refusal, code: days == nil ? .dataError : .usage)
-        }
+        try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
+        try checkReportDestination(outputDirectory)
         let progress = quiet ? nil : ProgressLine("compare \(document.base.name)")
-        let comparison = Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
+        let comparison: Comparison
+        do {
+            comparison = try Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
+        } catch {
+            progress?.finish()
+            throw ScenarioReference.stopped(error)
+        }
         progress?.finish()
         let files = ComparisonReport(comparison).files()
         try writeReports(files, to: outputDirectory)
@@ -98,9 +102,24 @@ func writeReports(_ files: [ReportFile], to directory: String) throws(CommandErr
     do {
         try ReportDirectory.write(files, to: directory)
     } catch {
+        throw CommandError(error)
+    }
+}
+
+/// Refuses, before a run, a `--out` that cannot become a report directory (73).
+func checkReportDestination(_ directory: String) throws(CommandError) {
+    do {
+        try ReportDirectory.checkDestination(directory)
+    } catch {
+        throw CommandError(error)
+    }
+}
+
+extension CommandError {
+    init(_ error: ReportWriteError) {
         switch error {
-        case .cannotCreate, .notAReportDirectory: throw CommandError(error.description, code: .cannotCreate)
-        case .cannotWrite, .cannotReplace: throw CommandError(error.description, code: .ioError)
+        case .cannotCreate, .notAReportDirectory: self.init(error.description, code: .cannotCreate)
+        case .cannotWrite, .cannotReplace: self.init(error.description, code: .ioError)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSim
 
 /// Where the front end writes: standard output for results, standard error
 /// for errors and progress. Tests capture it instead.
@@ -8,15 +9,32 @@ public protocol Console: AnyObject {
 }
 
 /// The process's real standard output and error.
+///
+/// Written with `write(2)`, retrying short writes and ignoring failures: a
+/// closed pipe (`widgetsim list | head -1`) loses the text, never the run.
 public final class StandardConsole: Console {
     public init() {}
 
-    public func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
+    /// Lines of text; control characters from a scenario (an escape sequence
+    /// in a description, say) are shown, never sent to the terminal.
+    public func out(_ text: String) { StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 1) }
 
-    public func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    public func err(_ text: String) { StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 2) }
+
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }
 

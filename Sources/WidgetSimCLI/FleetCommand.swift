@@ -72,12 +72,28 @@ struct FleetCommand: Command {
         if let threads { options.threads = threads }
         options.shard = shard
         try FleetMemory.check(document, threads: options.threads)
+        try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", overridden: days != nil || devices != nil)
+        if let partial {
+            do {
+                try ReportDirectory.checkFileDestination(partial)
+            } catch {
+                throw CommandError(error)
+            }
+        } else {
+            try checkReportDestination(outputDirectory)
+        }
 
         let deviceTotal = shard.devices(of: document.base.fleet!.deviceCount).underestimatedCount
         let variants = document.all.count
         let progress = quiet ? nil : ProgressLine("fleet \(document.base.name)")
-        let result = FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
-            progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "devices")
+        let result: FleetResult
+        do {
+            result = try FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
+                progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "devices")
+            }
+        } catch {
+            progress?.finish()
+            throw ScenarioReference.stopped(error)
         }
         progress?.finish()
         if let partial {
@@ -125,27 +141,34 @@ struct MergeCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
-        var parts: [FleetResult] = []
+        if let outputDirectory { try checkReportDestination(outputDirectory) }
+        // One partial at a time, added as it is read: memory stays that of one
+        // result whatever the number of shards.
+        var merged: FleetResult?
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandError("\(file): cannot read the partial result (missing or unreadable)", code: .noInput)
+            let text: String
+            do {
+                text = try InputFile.text(at: file, limit: FleetPartialFile.maximumFileBytes)
+            } catch {
+                throw CommandError("\(error.path): cannot read the partial result: \(error.reason)", code: error.isDataError ? .dataError : .noInput)
             }
             do {
-                parts.append(try FleetPartialFile.parse(String(decoding: data, as: UTF8.self), file: file))
+                let part = try FleetPartialFile.parse(text, file: file)
+                if merged == nil { merged = part } else { try merged!.absorb(part) }
             } catch {
                 throw CommandError(error.description, code: .dataError)
             }
         }
-        let merged: FleetResult
+        guard let merged else { throw CommandError("missing <partial> files", code: .usage) }
         do {
-            merged = try FleetResult.merge(parts)
+            try merged.requireComplete()
         } catch {
             throw CommandError(error.description, code: .dataError)
         }
         let directory = outputDirectory ?? "Reports/\(merged.scenario)"
         let files = FleetReport(merged).files()
         try writeReports(files, to: directory)
-        if !quiet { console.out("merged \(parts.count) partial results of '\(merged.scenario)' into \(directory)/") }
+        if !quiet { console.out("merged \(self.files.count) partial results of '\(merged.scenario)' into \(directory)/") }
     }
 }
 
@@ -160,8 +183,11 @@ enum FleetMemory {
 
     static func check(_ document: ScenarioDocument, threads: Int) throws(CommandError) {
         let bytes = estimate(days: document.base.days, variants: document.all.count, threads: threads)
-        if let refusal = MemoryEstimate.refusal(Double(bytes), what: "this fleet run (\(document.base.days) days × \(document.all.count) variants × \(threads) threads)") {
-            throw CommandError(refusal, code: .usage)
+        if bytes > RunLimits.memoryLimitBytes {
+            let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
+            throw CommandError(
+                "this fleet run (\(document.base.days) days × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
+                code: .usage)
         }
     }
 }

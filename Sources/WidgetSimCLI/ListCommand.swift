@@ -27,7 +27,7 @@ struct ListCommand: Command {
             let reference = ScenarioReference(argument: name, directory: directory)
             do {
                 let setup = try reference.load()
-                console.out(name.padded(to: width) + (setup.description.isEmpty ? "(no description)" : setup.description))
+                console.out(name.padded(to: width) + (setup.description.isEmpty ? "(no description)" : DisplayText.singleLine(setup.description)))
             } catch {
                 console.out(name.padded(to: width) + "(invalid: \(error.message))")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSim
 
 /// A progress line on standard error, shown only once a job has run for more
 /// than a second. On a terminal it rewrites one line; in a log it prints at
@@ -14,7 +15,7 @@ final class ProgressLine: @unchecked Sendable {
     private var lastQuarter = 0
 
     init(_ label: String) {
-        self.label = label
+        self.label = DisplayText.visible(label)
         self.started = clock.now
     }
 
@@ -40,7 +41,8 @@ final class ProgressLine: @unchecked Sendable {
         if shown { write("\n") }
     }
 
+    /// Raw: the carriage return that rewrites the line is meant for the terminal.
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardConsole.write(text, to: 2)
     }
 }

@@ -43,10 +43,14 @@ struct SimulateCommand: Command {
         try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
-        if let refusal = MemoryEstimate.refusal(MemoryEstimate.simulateBytes(setup), what: "simulating \(setup.devices.count) device(s) for \(setup.days) days") {
-            throw CommandError(refusal, code: days == nil ? .dataError : .usage)
+        try scenario.requireWithinLimits([setup], command: "simulate", overridden: days != nil)
+        try checkReportDestination(outputDirectory)
+        let collector: ReportCollector
+        do {
+            collector = try Simulation.run(setup)
+        } catch {
+            throw ScenarioReference.stopped(error)
         }
-        let collector = Simulation.run(setup)
         let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }

@@ -20,7 +20,8 @@ struct ValidateCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         for scenario in scenarios {
-            let setup = try scenario.load()
+            let document = try scenario.loadDocument()
+            let setup = document.base
             let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
             console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), budget model \(setup.scheduler.budgetModel.rawValue)")
             for device in setup.devices {
@@ -28,6 +29,20 @@ struct ValidateCommand: Command {
                     console.out("  \(device.id)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
                 }
             }
+            // What validate accepts, the run finishes: the same estimate and limits.
+            let command = setup.fleet == nil ? "simulate" : "fleet"
+            let estimate = RunEstimate(setup)
+            console.out("  estimate: \(describe(estimate, command: command))")
+            try scenario.requireWithinLimits(document.all.map(\.setup), command: command, overridden: false)
         }
+    }
+
+    func describe(_ estimate: RunEstimate, command: String) -> String {
+        let events = RunLimits.count(estimate.events)
+        if command == "fleet" {
+            return "about \(RunLimits.count(estimate.eventsPerDevice)) events a device, \(events) in all (\(estimate.devices) devices × \(estimate.days) days); fleet keeps counters, not rows"
+        }
+        let mib = FixedDecimal.format(estimate.simulateBytes / 1_048_576, decimals: 1)
+        return "about \(events) events and \(RunLimits.count(estimate.rows)) rows (\(mib) MiB) for simulate"
     }
 }

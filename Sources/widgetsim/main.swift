@@ -5,4 +5,4 @@ import WidgetSimCLI
 // arguments to the front end and exits with the code it returns.
 Interruption.install()
 let code = WidgetSimCommandLine.run(Array(CommandLine.arguments.dropFirst()), console: StandardConsole())
-exit(code.rawValue)
+Interruption.exit(code.rawValue)

@@ -16,6 +16,10 @@ struct BadInputTests {
         var message: String
         /// The message's tail depends on the machine (its memory): compare the start only.
         var prefixOnly = false
+        /// Other files written to the directory first, by name.
+        var files: [String: [UInt8]] = [:]
+        /// A named pipe created in the directory first, that nobody writes to.
+        var fifo: String?
 
         var testDescription: String { name }
     }
@@ -77,7 +81,7 @@ struct BadInputTests {
         Case(name: "more entries than a scenario may ask for", scenario: scenario(provider: #", "entries": 10001"#), arguments: simulate, code: 65, 
              message: "bad.json:7:66: field 'devices[0].widgets[0].provider.entries': 10001 is out of range; allowed: whole numbers 1...10000"),
         Case(name: "invalid start date", scenario: scenario(top: #" "start": "2026-02-30","#), arguments: simulate, code: 65, 
-             message: "bad.json:2:27: field 'start': \"2026-02-30\" is not a valid local date and time; allowed: \"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset)"),
+             message: "bad.json:2:27: field 'start': \"2026-02-30\" is not a valid local date and time; allowed: \"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset), in the years 1970...2999"),
         Case(name: "invalid UTC offset", scenario: scenario(top: #" "utcOffset": "+25:00","#), arguments: simulate, code: 65, 
              message: "bad.json:2:31: field 'utcOffset': \"+25:00\" is out of range; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "empty widget list", scenario: "{\n  \"name\": \"bad\",\n  \"devices\": [ { \"id\": \"phone\", \"widgets\": [] } ]\n}", arguments: simulate, code: 65, 
@@ -101,8 +105,54 @@ struct BadInputTests {
         Case(name: "option value out of range", scenario: scenario(), arguments: simulate + ["--days", "0"], code: 64, 
              message: "option '--days' must be a whole number from 1 to 366, got '0'"),
         Case(name: "more memory than the machine has", scenario: manyDevices, arguments: simulate, code: 65, 
-             message: "simulating 1000 device(s) for 366 days would need about 10.2 GiB of memory; the limit on this machine is ", prefixOnly: true),
+             message: "bad.json: the run would keep about 51.5 GiB of rows (1000 device(s) × 366 days); the limit on this machine is ", prefixOnly: true),
+        Case(name: "more events than a device may handle", scenario: busyDevice, arguments: simulate, code: 65,
+             message: "bad.json: one device would handle about 3.1 billion events in 366 days, more than the 400 million one device may; most come from devices[0].widgets[*].truth.randomChangesPerDay (20 widgets), 100% of the events; lower it, or the days"),
+        Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
+             message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
+        Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,
+             message: "bad.json:5:40: field 'devices[0].user.wake': \"+7:00\" is not a clock time; allowed: a local time \"HH:MM\" from \"00:00\" to \"24:00\""),
+        Case(name: "start year out of range", scenario: scenario(top: #" "start": "0026-03-02","#), arguments: simulate, code: 65,
+             message: "bad.json:2:27: field 'start': the year 26 is out of range; allowed: \"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset), in the years 1970...2999"),
+        Case(name: "empty app list", scenario: scenario(device: #" "apps": [],"#), arguments: simulate, code: 65,
+             message: "bad.json:5:30: field 'devices[0].apps': the list is empty; allowed: at least one app, or leave \"apps\" out for one default app"),
+        Case(name: "scenario in UTF-16", scenario: nil, arguments: simulate, code: 65, message: "bad.json: the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8",
+             files: ["bad.json": [0xFF, 0xFE] + Array(#"{"name":"bad"}"#.utf8).flatMap { [$0, 0] }]),
+        Case(name: "scenario that is a named pipe", scenario: nil, arguments: simulate, code: 66, message: "bad.json: cannot read the file: it is a named pipe (FIFO), not a regular file", fifo: "bad.json"),
+        Case(name: "scenario file too large", scenario: nil, arguments: simulate, code: 65, message: "bad.json: larger than 16 MiB, the most a scenario file may be",
+             files: ["bad.json": Array(repeating: UInt8(ascii: " "), count: 16 * 1_048_576 + 1)]),
+        Case(name: "object with too many fields", scenario: "{" + (0...10_000).map { "\"k\($0)\": 0" }.joined(separator: ", ") + "}",
+             arguments: simulate, code: 65, message: "bad.json:1:118892: malformed JSON: an object with more than 10000 fields, the most a scenario may hold"),
+        Case(name: "output path that is a file", scenario: scenario(), arguments: simulate + ["--out", "afile"], code: 73, message: "afile: cannot create the report directory: it is a file, not a directory"),
+        Case(name: "check option out of range", scenario: nil, arguments: ["check", "--reloads", "log.csv", "--minimum-spacing", "inf"], code: 64,
+             message: "option '--minimum-spacing' must be a whole number of seconds from 0 to 24h, such as 5m or 300s, got 'inf'", files: ["log.csv": Array(reloadsLog(limit: "40").utf8)]),
+        Case(name: "check log number out of range", scenario: nil, arguments: ["check", "--reloads", "log.csv"], code: 65,
+             message: "log.csv:2: budget_limit '9223372036854775806' is not a whole number from 1 to 1000000", files: ["log.csv": Array(reloadsLog(limit: "9223372036854775806").utf8)]),
+        Case(name: "partial result from no real run", scenario: nil, arguments: ["merge", "part.txt", "--out", "merged"], code: 65,
+             message: "part.txt:10: not a widgetsim partial result: bad shards line: expected the shard count (1...100000) and the shards it covers", files: ["part.txt": Array(partial(shards: "9223372036854775807 0").utf8)]),
     ]
+
+    /// One budgeted reload, under a given daily limit, in reloads.csv's columns.
+    static func reloadsLog(limit: String) -> String {
+        "seconds,time,device,widget,kind,trigger,budgeted,budget_used_24h,budget_limit,waited_seconds,result,entries,policy,next_eligible_seconds\n"
+            + "0,2026-03-02T00:00:00+01:00,phone,w,w,policy,1,1,\(limit),0,ok,1,atEnd,3600\n"
+    }
+
+    /// The head of a partial fleet result, with its shards line replaced.
+    static func partial(shards: String) -> String {
+        ["widgetsim-fleet-partial 1", "scenario fleet", "fingerprint 1", "seed 1", "days 1", "start 2026 3 2 0 0 0",
+         "utc-offset 0", "devices 20", "warm-up-days 0", "shards \(shards)", "description \"\"", "end"].joined(separator: "\n") + "\n"
+    }
+
+    /// Twenty widgets whose truth changes 10,000 times a day, each change
+    /// asking the app to reload all twenty: billions of events in a year.
+    static let busyDevice: String = {
+        let widgets = (0..<20).map {
+            #"{ "id": "w\#($0)", "provider": { "policy": "atEnd" }, "truth": { "randomChangesPerDay": 10000, "onRandomChange": "reloadAll" } }"#
+        }
+        return "{\n  \"name\": \"bad\",\n  \"days\": 366,\n  \"devices\": [ { \"id\": \"phone\", \"widgets\": [\n    "
+            + widgets.joined(separator: ",\n    ") + "\n  ] } ]\n}"
+    }()
 
     /// 1,000 devices for a year: more rows than memory allows.
     static let manyDevices: String = {
@@ -118,6 +168,12 @@ struct BadInputTests {
         try "not a directory".write(to: directory.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
         if let scenario = bad.scenario {
             try scenario.write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        }
+        for (name, bytes) in bad.files {
+            try Data(bytes).write(to: directory.appendingPathComponent(name))
+        }
+        if let fifo = bad.fifo {
+            #expect(mkfifo(directory.appendingPathComponent(fifo).path, 0o600) == 0)
         }
         let process = Process()
         process.executableURL = Paths.binary

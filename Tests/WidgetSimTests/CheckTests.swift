@@ -10,7 +10,7 @@ struct CheckTests {
     static func weatherReport() throws -> [String: String] {
         var setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
         setup.days = 2
-        let files = ReportWriter(setup: setup, collector: Simulation.run(setup)).files()
+        let files = ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
         return Dictionary(uniqueKeysWithValues: files.map { ("r/" + $0.name, $0.contents) })
     }
 

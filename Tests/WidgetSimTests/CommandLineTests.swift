@@ -184,7 +184,7 @@ struct CommandLineTests {
             let b = try Data(contentsOf: directory.appendingPathComponent("merged/\(file)"))
             #expect(a == b, "\(file)")
         }
-        let missing = try Self.widgetsim(["merge", directory.appendingPathComponent("part-1.txt").path, "--out", directory.path])
+        let missing = try Self.widgetsim(["merge", directory.appendingPathComponent("part-1.txt").path, "--out", directory.appendingPathComponent("incomplete").path])
         #expect(missing.status == 65)
         #expect(missing.errors.contains("missing shards: 2/3, 3/3"))
     }

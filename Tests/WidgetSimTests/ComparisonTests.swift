@@ -31,7 +31,7 @@ struct ComparisonTests {
         options.runs = runs
         options.threads = threads
         options.budgetModels = models
-        return Comparison.run(try document(), options: options)
+        return try Comparison.run(try document(), options: options)
     }
 
     @Test func studentTQuantilesMatchTheTables() {

@@ -9,23 +9,23 @@ struct DeterminismTests {
         try ScenarioLoader.load(path: Paths.scenario("weather"))
     }
 
-    static func render(_ setup: SimulationSetup) -> [ReportFile] {
-        ReportWriter(setup: setup, collector: Simulation.run(setup)).files()
+    static func render(_ setup: SimulationSetup) throws -> [ReportFile] {
+        ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
     }
 
     @Test func theSameScenarioAndSeedGiveIdenticalReports() throws {
         let setup = try Self.weather()
-        let first = Self.render(setup)
-        let second = Self.render(setup)
+        let first = try Self.render(setup)
+        let second = try Self.render(setup)
         #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "parameters.csv", "staleness.svg", "timeline-phone-forecast.svg"])
         #expect(first == second)
     }
 
     @Test func aDifferentSeedGivesADifferentRun() throws {
         var setup = try Self.weather()
-        let first = Self.render(setup)
+        let first = try Self.render(setup)
         setup.seed += 1
-        let second = Self.render(setup)
+        let second = try Self.render(setup)
         #expect(first[0].contents != second[0].contents)
         #expect(first[1].contents != second[1].contents)
     }
@@ -39,8 +39,8 @@ struct DeterminismTests {
         together.devices[0].pages.append(PageSetup(name: "second", viewsPerDay: 12))
         together.devices[0].apps.append(AppSetup(id: "news"))
         together.devices[0].widgets.append(.configured("news", policy: .after(interval: 20 * Seconds.minute), page: 1, app: 1))
-        let first = Simulation.run(alone)
-        let second = Simulation.run(together)
+        let first = try Simulation.run(alone)
+        let second = try Simulation.run(together)
         #expect(second.reloads.contains { $0.widget == 1 })
         #expect(first.calls(0) == second.calls(0))
         #expect(first.views.filter { $0.widget == 0 } == second.views.filter { $0.widget == 0 })
@@ -61,8 +61,8 @@ struct DeterminismTests {
                 return copy
             }
         }
-        let alone = Simulation.run(single)
-        let together = Simulation.run(pair)
+        let alone = try Simulation.run(single)
+        let together = try Simulation.run(pair)
         #expect(alone.reloads == renumbered(together.reloads, device: 1))
         // The other device, identical but for its id, draws from other streams.
         #expect(alone.reloads != renumbered(together.reloads, device: 0))

@@ -18,11 +18,11 @@ struct FleetTests {
         return document
     }
 
-    static func run(_ document: ScenarioDocument, threads: Int = 2, shard: FleetRun.Shard = .whole) -> FleetResult {
+    static func run(_ document: ScenarioDocument, threads: Int = 2, shard: FleetRun.Shard = .whole) throws -> FleetResult {
         var options = FleetRun.Options()
         options.threads = threads
         options.shard = shard
-        return FleetResult.run(document, fingerprint: document.fingerprint, options: options)
+        return try FleetResult.run(document, fingerprint: document.fingerprint, options: options)
     }
 
     @Test func aFleetDeviceDependsOnlyOnItsIndexAndTheSeed() throws {
@@ -42,14 +42,16 @@ struct FleetTests {
     /// The aggregate is the same whatever the number of threads.
     @Test func threadsDoNotChangeTheResult() throws {
         let document = try Self.document()
-        #expect(Self.run(document, threads: 1) == Self.run(document, threads: 3))
+        let oneThread = try Self.run(document, threads: 1)
+        let threeThreads = try Self.run(document, threads: 3)
+        #expect(oneThread == threeThreads)
     }
 
     /// Shards merged give exactly the unsharded result, in any order.
     @Test func mergedShardsEqualTheWholeRun() throws {
         let document = try Self.document()
-        let whole = Self.run(document)
-        let shards = (0..<3).map { Self.run(document, shard: FleetRun.Shard(index: $0, count: 3)) }
+        let whole = try Self.run(document)
+        let shards = try (0..<3).map { try Self.run(document, shard: FleetRun.Shard(index: $0, count: 3)) }
         var merged = try FleetResult.merge([shards[2], shards[0], shards[1]])
         merged.shards = whole.shards
         merged.shardCount = whole.shardCount
@@ -58,15 +60,15 @@ struct FleetTests {
     }
 
     @Test func aPartialResultSurvivesItsFileFormat() throws {
-        let result = Self.run(try Self.document(), shard: FleetRun.Shard(index: 1, count: 2))
+        let result = try Self.run(try Self.document(), shard: FleetRun.Shard(index: 1, count: 2))
         let text = FleetPartialFile.render(result)
         #expect(try FleetPartialFile.parse(text, file: "p.txt") == result)
     }
 
     @Test func mergingRefusesMissingDuplicateAndForeignShards() throws {
         let document = try Self.document(devices: 30, days: 1)
-        let first = Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))
-        let second = Self.run(document, shard: FleetRun.Shard(index: 1, count: 2))
+        let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))
+        let second = try Self.run(document, shard: FleetRun.Shard(index: 1, count: 2))
         #expect(throws: FleetMergeError.missingShards(["2/2"])) { try FleetResult.merge([first]) }
         #expect(throws: FleetMergeError.duplicateShard(1, of: 2)) { try FleetResult.merge([first, first, second]) }
         var foreign = second
@@ -75,10 +77,35 @@ struct FleetTests {
         #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse("not a partial", file: "x") }
     }
 
+    /// A partial file is input: every number in it is range-checked where it
+    /// is read, and merging adds counters without overflow.
+    @Test func aPartialFileFromNoRealRunIsRefusedNotTrusted() throws {
+        let document = try Self.document(devices: 30, days: 1)
+        let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))
+        let second = try Self.run(document, shard: FleetRun.Shard(index: 1, count: 2))
+        let text = FleetPartialFile.render(first)
+        func edited(_ key: String, _ value: String) -> String {
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(key + " ") ? Substring(key + " " + value) : $0 }.joined(separator: "\n")
+        }
+        for (key, value) in [
+            ("shards", "9223372036854775807 0"), ("shards", "2 1,0"), ("shards", "2 0,0"), ("shards", "0 0"),
+            ("start", "-9223372036854775808 1 1 0 0 0"), ("start", "2026 13 45 99 99 99"), ("days", "0"),
+            ("devices", "99999999999"), ("utc-offset", "999999"), ("scenario", "../../elsewhere"),
+        ] {
+            #expect(throws: FleetMergeError.self, "\(key) \(value)") { try FleetPartialFile.parse(edited(key, value), file: "p.txt") }
+        }
+        var huge = second
+        huge.variants[0].aggregate.counts.budgetedReloads = Int.max - 1
+        var alsoHuge = first
+        alsoHuge.variants[0].aggregate.counts.budgetedReloads = Int.max - 1
+        #expect(throws: FleetMergeError.self) { try FleetResult.merge([alsoHuge, huge]) }
+    }
+
     /// Memory does not grow with devices: the aggregate's size depends on days only.
     @Test func theAggregateSizeDependsOnDaysNotDevices() throws {
-        let small = Self.run(try Self.document(devices: 10, days: 2)).variants[0].aggregate
-        let large = Self.run(try Self.document(devices: 200, days: 2)).variants[0].aggregate
+        let small = try Self.run(try Self.document(devices: 10, days: 2)).variants[0].aggregate
+        let large = try Self.run(try Self.document(devices: 200, days: 2)).variants[0].aggregate
         #expect(small.requestsPerMinute.count == 2 * 1_440 && large.requestsPerMinute.count == 2 * 1_440)
         #expect(small.stalenessHistogram.count == large.stalenessHistogram.count)
         #expect(large.devices == 200 && small.devices == 10)
@@ -87,7 +114,7 @@ struct FleetTests {
     /// F25: after(date) rounded to the wall-clock hour makes the fleet reload
     /// together; jitter spreads it.
     @Test func jitterCutsThePeakOfHourAlignedReloads() throws {
-        let result = Self.run(try Self.document(devices: 300, days: 2))
+        let result = try Self.run(try Self.document(devices: 300, days: 2))
         let peaks = result.variants.map { $0.aggregate.requestsPerMinute.max()! }
         #expect(result.variants.map(\.name) == ["hour-aligned", "jitter-10m", "not-aligned"])
         #expect(Double(peaks[1]) < 0.6 * Double(peaks[0]))
@@ -97,9 +124,9 @@ struct FleetTests {
     @Test func warmUpDaysAreSimulatedButNotCounted() throws {
         var document = try Self.document(devices: 40, days: 1)
         document.base.population.updateFleet { $0.warmUpDays = 0 }
-        let cold = FleetRun.run(document.base, options: FleetRun.Options())
+        let cold = try FleetRun.run(document.base, options: FleetRun.Options())
         document.base.population.updateFleet { $0.warmUpDays = 1 }
-        let warm = FleetRun.run(document.base, options: FleetRun.Options())
+        let warm = try FleetRun.run(document.base, options: FleetRun.Options())
         #expect(cold.widgetDays == warm.widgetDays)
         #expect(warm.events > cold.events)
         // Without warm-up every widget's initial reload falls in the counted day.

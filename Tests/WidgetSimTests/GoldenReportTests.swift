@@ -23,14 +23,14 @@ struct GoldenReportTests {
     static func expectedFiles(_ name: String) throws -> [ReportFile] {
         let document = try ScenarioLoader.loadDocument(path: Paths.scenario(name))
         if document.base.fleet != nil {
-            return FleetReport(FleetResult.run(document, fingerprint: document.fingerprint, options: FleetRun.Options())).files()
+            return FleetReport(try FleetResult.run(document, fingerprint: document.fingerprint, options: FleetRun.Options())).files()
         }
-        let simulated = ReportWriter(setup: document.base, collector: Simulation.run(document.base)).files()
+        let simulated = ReportWriter(setup: document.base, collector: try Simulation.run(document.base)).files()
         var options = Comparison.Options()
         options.runs = comparisonRuns
         let own = document.base.scheduler.budgetModel
         options.budgetModels = [own] + BudgetModel.allCases.filter { $0 != own }
-        let compared = ComparisonReport(Comparison.run(document, options: options)).files()
+        let compared = ComparisonReport(try Comparison.run(document, options: options)).files()
         return simulated + (document.variants.isEmpty ? [] : compared)
     }
 

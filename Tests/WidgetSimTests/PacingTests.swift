@@ -27,9 +27,9 @@ struct PacingTests {
     /// (at most 72) reloads a day after learning, about every 15–60 minutes,
     /// and is never held back for hours while its user is awake.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func aFrequentlyViewedGreedyWidgetGetsItsBudgetPacedOverTheDay(seed: UInt64) {
+    func aFrequentlyViewedGreedyWidgetGetsItsBudgetPacedOverTheDay(seed: UInt64) throws {
         let setup = Self.greedy(seed: seed)
-        let run = Simulation.run(setup)
+        let run = try Simulation.run(setup)
         let learningEnds = Int(setup.scheduler.learningDays) * Seconds.day
         let budgeted = run.budgeted().filter { $0.time >= learningEnds }
         let perDay = Dictionary(grouping: budgeted, by: { $0.time / Seconds.day }).values.map(\.count)
@@ -71,10 +71,10 @@ struct PacingTests {
     /// F10, F11: when the limit shrinks (the learning period ends), the pace
     /// slows at once but the reloads already granted in the last 24 hours do
     /// not freeze the widget until they age out.
-    @Test func aShrinkingLimitSlowsAPacedWidgetWithoutFreezingIt() {
+    @Test func aShrinkingLimitSlowsAPacedWidgetWithoutFreezingIt() throws {
         var setup = Self.greedy(seed: 1, days: 3)
         setup.scheduler.learningDays = 2
-        let run = Simulation.run(setup)
+        let run = try Simulation.run(setup)
         let learning = run.budgeted().filter { $0.time >= Seconds.day && $0.time < 2 * Seconds.day }.count
         let firstDayAfter = run.budgeted().filter { $0.time >= 2 * Seconds.day }
         let firstView = run.views.first { $0.time >= 2 * Seconds.day }!.time
@@ -88,10 +88,10 @@ struct PacingTests {
 
     /// F10, for contrast: the plain rolling window spends a greedy widget's
     /// limit in bursts at the minimum spacing, then holds it for hours.
-    @Test func theRollingWindowSpendsAGreedyWidgetsLimitInBursts() {
+    @Test func theRollingWindowSpendsAGreedyWidgetsLimitInBursts() throws {
         var setup = Self.greedy(seed: 1, days: 6)
         setup.scheduler.budgetModel = .rollingWindow
-        let run = Simulation.run(setup)
+        let run = try Simulation.run(setup)
         let times = run.budgeted().map(\.time).filter { $0 >= 4 * Seconds.day }
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         #expect(gaps[gaps.count / 2] < 15 * Seconds.minute)

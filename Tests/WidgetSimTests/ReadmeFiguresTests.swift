@@ -52,7 +52,7 @@ struct ReadmeFiguresTests {
             settings.entryCount = entries
             settings.policy = .after(interval: after * Seconds.hour)
             setup.devices[0].widgets[0].provider = .configured(settings)
-            let f = Self.widgetRow(SummaryReport(writer: ReportWriter(setup: setup, collector: Simulation.run(setup))).render())
+            let f = Self.widgetRow(SummaryReport(writer: ReportWriter(setup: setup, collector: try Simulation.run(setup))).render())
             let label = "\(entries) entries, `after(\(after)h)`" + (entries == 6 && after == 1 ? " (the scenario)" : "")
             let row = "| \(label) | \(f[3]) | \(f[9]) | \(f[11]) | \(f[12]) |"
             #expect(Self.says(row), "the README's table should have the row: \(row)")

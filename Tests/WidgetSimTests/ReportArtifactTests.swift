@@ -8,7 +8,7 @@ struct ReportArtifactTests {
     static func weather() throws -> (SimulationSetup, ReportCollector) {
         var setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
         setup.days = 2
-        return (setup, Simulation.run(setup))
+        return (setup, try Simulation.run(setup))
     }
 
     @Test func chartsAreLabelledSVGWithALegend() throws {

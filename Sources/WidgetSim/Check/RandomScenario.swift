@@ -202,14 +202,21 @@ public enum RandomScenario {
         } catch {
             return "the generated scenario is invalid: \(error.description)"
         }
-        let files = ReportWriter(setup: setup, collector: Simulation.run(setup)).files()
+        let collector: ReportCollector
+        do {
+            collector = try Simulation.run(setup)
+        } catch {
+            return "the run stopped: \(error.description)"
+        }
+        let files = ReportWriter(setup: setup, collector: collector).files()
         let byName = Dictionary(uniqueKeysWithValues: files.map { ("report/" + $0.name, $0.contents) })
         do {
             _ = try ReportChecker.checkDirectory("report", read: { byName[$0] })
         } catch {
             return "check failed: \(error.description)"
         }
-        let again = ReportWriter(setup: setup, collector: Simulation.run(setup)).files()
+        guard let rerun = try? Simulation.run(setup) else { return "the second run stopped where the first did not" }
+        let again = ReportWriter(setup: setup, collector: rerun).files()
         if again != files {
             return "the same seed gave different bytes in \(zip(files, again).first { $0 != $1 }.map { $0.0.name } ?? "the file list")"
         }

@@ -17,12 +17,29 @@ public enum ReportChecker {
     static let budgetedTriggers = ["policy", "widget_center", "background_session"]
     static let policies = ["atEnd", "after", "never"]
 
+    /// The numbers a log may hold. Every number is range-checked where it is
+    /// read, so no arithmetic on it can overflow: times are whole seconds
+    /// from 0 to `maximumSeconds` (about 317 years), budget limits at most
+    /// `maximumBudgetLimit`, counts at most `maximumCount`.
+    public static let maximumSeconds = 10_000_000_000
+    public static let maximumBudgetLimit = 1_000_000
+    public static let maximumCount = 1_000_000_000
+    /// The largest file `check` reads: a report of a year of 200 widgets fits.
+    public static let maximumFileBytes = 1 << 30
+
     /// Audits `reloads.csv`, `views.csv`, `daily.csv` and `parameters.csv` in
-    /// `directory`. `rules` override `parameters.csv` when given.
+    /// `directory`. `rules` override `parameters.csv` when given. `read`
+    /// returns a file's text, or nil when the file is missing.
     public static func checkDirectory(_ directory: String, rules given: ReportRules? = nil, read: (String) -> String?) throws(CheckViolation) -> Summary {
+        try checkDirectory(directory, rules: given, bytes: { (path: String) throws(CheckViolation) -> [UInt8]? in read(path).map { Array($0.utf8) } })
+    }
+
+    /// As `checkDirectory(_:rules:read:)`, with files read as UTF-8 bytes;
+    /// `bytes` throws when a file is there but cannot be read.
+    public static func checkDirectory(_ directory: String, rules given: ReportRules? = nil, bytes read: (String) throws(CheckViolation) -> [UInt8]?) throws(CheckViolation) -> Summary {
         func file(_ name: String) -> String { directory.hasSuffix("/") ? directory + name : directory + "/" + name }
-        guard let reloadsText = read(file("reloads.csv")) else {
-            if read(file("fleet.md")) != nil {
+        guard let reloadsText = try read(file("reloads.csv")) else {
+            if try read(file("fleet.md")) != nil {
                 throw CheckViolation(
                     file: directory, line: 0, kind: .missingFile,
                     message: "a fleet report keeps counters, not rows, so there is nothing to audit; check a report written by 'widgetsim simulate'")
@@ -31,17 +48,17 @@ public enum ReportChecker {
         }
         var rules = given ?? ReportRules()
         if given == nil {
-            guard let text = read(file("parameters.csv")) else {
+            guard let text = try read(file("parameters.csv")) else {
                 throw CheckViolation(file: file("parameters.csv"), line: 0, kind: .missingFile, message: "missing: it says which budget rules the report ran under (or give them with --budget-model and --minimum-spacing)")
             }
-            rules = try ReportRules.parse(text, file: file("parameters.csv"))
+            rules = try ReportRules.parse(String(decoding: text, as: UTF8.self), file: file("parameters.csv"))
         }
         var audit = try ReloadsAudit(reloadsText, file: file("reloads.csv"), rules: rules)
-        var summary = Summary(reloads: audit.rows.count, rules: rules)
-        if let viewsText = read(file("views.csv")) {
+        var summary = Summary(reloads: audit.rowCount, rules: rules)
+        if let viewsText = try read(file("views.csv")) {
             summary.views = try audit.checkViews(viewsText, file: file("views.csv"))
         }
-        if let dailyText = read(file("daily.csv")) {
+        if let dailyText = try read(file("daily.csv")) {
             summary.dailyRows = try audit.checkDaily(dailyText, file: file("daily.csv"))
         }
         return summary
@@ -49,8 +66,13 @@ public enum ReportChecker {
 
     /// Audits a reloads log alone (from a real device, say) under `rules`.
     public static func checkReloadsLog(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) -> Summary {
-        let audit = try ReloadsAudit(text, file: file, rules: rules)
-        return Summary(reloads: audit.rows.count, rules: rules)
+        try checkReloadsLog(Array(text.utf8), file: file, rules: rules)
+    }
+
+    /// As `checkReloadsLog(_:file:rules:)`, with the log as UTF-8 bytes.
+    public static func checkReloadsLog(_ bytes: [UInt8], file: String, rules: ReportRules) throws(CheckViolation) -> Summary {
+        let audit = try ReloadsAudit(bytes, file: file, rules: rules)
+        return Summary(reloads: audit.rowCount, rules: rules)
     }
 }
 
@@ -85,16 +107,11 @@ struct LocalTimestamp {
 }
 
 /// One pass over a reloads log, keeping what views and daily totals are checked against.
+///
+/// Promised: each file is read once, row by row; the work per row is
+/// amortised O(1) (O(log n) for the midnight-reset count), and what is kept
+/// grows with the widget-days, not the rows.
 struct ReloadsAudit {
-    struct Row {
-        var line: Int
-        var seconds: Int
-        var day: Int
-        var widget: String
-        var budgeted: Bool
-        var ok: Bool
-    }
-
     /// What one widget's local day adds up to.
     struct DayTotals: Equatable {
         var budgeted = 0
@@ -105,33 +122,53 @@ struct ReloadsAudit {
         var staleness = 0
     }
 
+    /// A local day of one widget (an index into `widgetNames`).
+    struct DayKey: Hashable {
+        var day: Int
+        var widget: Int
+    }
+
     let rules: ReportRules
-    var rows: [Row] = []
-    /// Totals per "day device/widget" (lookup only, never iterated for output).
-    var totals: [String: DayTotals] = [:]
+    private(set) var rowCount = 0
+    /// "device/widget" names in order of first appearance, and their indices (lookup only).
+    var widgetNames: [String] = []
+    var widgetIndex: [String: Int] = [:]
+    /// Totals per widget-day (lookup only, never iterated for output).
+    var totals: [DayKey: DayTotals] = [:]
+    /// Each widget-day with a reload, in the order of the log, with the line of its first reload.
+    var daysInLogOrder: [(key: DayKey, line: Int)] = []
     /// True once views.csv has been added to `totals`.
     var viewsCounted = false
-    /// The first `ok` call of each widget (lookup only, never iterated).
-    var firstOK: [String: Int] = [:]
+    /// The first `ok` call of each widget, by index.
+    var firstOK: [SimTime?] = []
 
-    init(_ text: String, file: String, rules: ReportRules) throws(CheckViolation) {
+    mutating func index(of widget: String) -> Int {
+        if let known = widgetIndex[widget] { return known }
+        widgetIndex[widget] = widgetNames.count
+        widgetNames.append(widget)
+        firstOK.append(nil)
+        return widgetNames.count - 1
+    }
+
+    init(_ bytes: [UInt8], file: String, rules: ReportRules) throws(CheckViolation) {
         self.rules = rules
-        let table = try CSVTable.audited(text, file: file, header: ReportWriter.reloadsHeader)
-        // One trail per widget, found through an index so each row updates it
-        // in place: copying a trail out and back would make a long log quadratic.
+        var reader = try CSVReader.audited(bytes, file: file, header: ReportWriter.reloadsHeader)
+        // One trail per widget, by index, each updated in place: copying a
+        // trail out and back would make a long log quadratic.
         var trails: [BudgetAuditTrail] = []
         var pushTrails: [TrailingWindow] = []
-        var trailOfWidget: [String: Int] = [:]
-        var previous = Int.min
-        for row in table.rows {
+        var previous = 0
+        let reliable = rules.parameters.maximumReliableEntries
+        while let row = try reader.audited(file: file) {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
             func malformed(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, kind: .badData, message: message) }
             let f = row.fields
-            guard let seconds = Int(f[0]), seconds >= 0 else { throw malformed("seconds '\(f[0])' is not a whole number ≥ 0") }
+            let seconds = try f.number(0, "seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
-            let widget = f[2] + "/" + f[3]
+            let widgetName = f[2] + "/" + f[3]
+            let widget = index(of: widgetName)
             let trigger = f[5]
             guard ReportChecker.freeTriggers.contains(trigger) || ReportChecker.budgetedTriggers.contains(trigger) || trigger == "push" else {
                 throw malformed("unknown trigger '\(trigger)'; allowed: \(ReloadTrigger.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -141,44 +178,39 @@ struct ReloadsAudit {
             // F17: free triggers never count; the others always do (push per the push budget, F19).
             let mustBeBudgeted = ReportChecker.budgetedTriggers.contains(trigger) || (trigger == "push" && rules.pushBudget == .shared)
             if budgeted != mustBeBudgeted {
-                throw fail("widget \(widget): a '\(trigger)' reload is \(budgeted ? "budgeted" : "free"), but \(mustBeBudgeted ? "it uses budget (F16, F19)" : "it is free (F17)")")
+                throw fail("widget \(widgetName): a '\(trigger)' reload is \(budgeted ? "budgeted" : "free"), but \(mustBeBudgeted ? "it uses budget (F16, F19)" : "it is free (F17)")")
             }
-            let trail: Int
-            if let known = trailOfWidget[widget] {
-                trail = known
-            } else {
-                trail = trails.count
-                trailOfWidget[widget] = trail
+            if widget == trails.count {
                 trails.append(BudgetAuditTrail())
                 pushTrails.append(TrailingWindow())
             }
             if trigger == "push" && rules.pushBudget == .separate {
                 // F19: a push budget of its own, counted in any trailing 24 hours.
-                pushTrails[trail].record(seconds)
-                let pushes = pushTrails[trail].count(at: seconds)
+                pushTrails[widget].record(seconds)
+                let pushes = pushTrails[widget].count(at: seconds)
                 if pushes > rules.parameters.pushDailyBudget {
-                    throw fail("widget \(widget): \(pushes) push reloads in the 24 h up to \(seconds), over the push budget of \(rules.parameters.pushDailyBudget) (F19)")
+                    throw fail("widget \(widgetName): \(pushes) push reloads in the 24 h up to \(seconds), over the push budget of \(rules.parameters.pushDailyBudget) (F19)")
                 }
             }
-            guard let used = Int(f[7]), used >= 0 else { throw malformed("budget_used_24h '\(f[7])' is not a whole number ≥ 0") }
-            let limit = f[8].isEmpty ? nil : Int(f[8])
-            if !f[8].isEmpty && (limit == nil || limit! < 1) { throw malformed("budget_limit '\(f[8])' is not a whole number ≥ 1") }
+            let used = try f.number(7, "budget_used_24h", 0...ReportChecker.maximumCount, line: row.line, file: file)
+            let limit = f[8].isEmpty ? nil : try f.number(8, "budget_limit", 1...ReportChecker.maximumBudgetLimit, line: row.line, file: file)
             if !rules.budgetModel.imposesLimit && limit != nil { throw fail("budget_limit is \(f[8]) under the unlimited model, where there is no limit") }
             if rules.budgetModel.imposesLimit && limit == nil && budgeted { throw fail("budget_limit is empty under the \(rules.budgetModel.rawValue) model") }
-            guard let waited = Int(f[9]) else { throw malformed("waited_seconds '\(f[9])' is not a whole number") }
+            let waited = try f.number(9, "waited_seconds", -ReportChecker.maximumSeconds...ReportChecker.maximumSeconds, line: row.line, file: file)
             // F4: only a budgeted reload may come early, and by no more than the window.
             if waited < 0 && (!budgeted || -waited > rules.parameters.earlyReloadWindow) {
-                throw fail("widget \(widget): a '\(trigger)' reload ran \(-waited) s before it was eligible; the early window is \(rules.parameters.earlyReloadWindow) s for budgeted reloads (F2, F4)")
+                throw fail("widget \(widgetName): a '\(trigger)' reload ran \(-waited) s before it was eligible; the early window is \(rules.parameters.earlyReloadWindow) s for budgeted reloads (F2, F4)")
             }
             let result = f[10]
             guard ReloadResult(rawValue: result) != nil else {
                 throw malformed("result '\(result)'; allowed: \(ReloadResult.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard let entries = Int(f[11]), entries >= 0 else { throw malformed("entries '\(f[11])' is not a whole number ≥ 0") }
+            let entries = try f.number(11, "entries", 0...ReportChecker.maximumCount, line: row.line, file: file)
             let policy = f[12]
             let nextEligible = f[13]
-            if !nextEligible.isEmpty && Int(nextEligible) == nil { throw malformed("next_eligible_seconds '\(nextEligible)' is not a whole number") }
-            let reliable = rules.parameters.maximumReliableEntries
+            if !nextEligible.isEmpty {
+                _ = try f.number(13, "next_eligible_seconds", -ReportChecker.maximumSeconds...ReportChecker.maximumSeconds, line: row.line, file: file)
+            }
             if result == "timed_out" {
                 // F22: a timed-out call produces no timeline.
                 guard entries == 0, policy.isEmpty else { throw fail("a timed-out call has \(entries) entries and policy '\(policy)'; it produces no timeline (F22)") }
@@ -198,94 +230,121 @@ struct ReloadsAudit {
 
             if budgeted {
                 // F13: budgeted reloads of one instance are spaced.
-                if let last = trails[trail].times.last, seconds - last < rules.minimumSpacing {
-                    throw fail("widget \(widget): budgeted reload at \(seconds) is \(seconds - last) s after the one at \(last); the minimum spacing is \(rules.minimumSpacing) s (F13)")
+                if let last = trails[widget].lastTime, seconds - last < rules.minimumSpacing {
+                    throw fail("widget \(widgetName): budgeted reload at \(seconds) is \(seconds - last) s after the one at \(last); the minimum spacing is \(rules.minimumSpacing) s (F13)")
                 }
-                trails[trail].append(seconds, limit: limit ?? 0)
+                trails[widget].append(seconds, limit: limit ?? 0)
             }
-            trails[trail].advance(to: seconds, localSecondOfDay: CivilCalendar.floorMod(stamp.localSeconds, Seconds.day))
-            let inWindow = trails[trail].inWindow
+            trails[widget].advance(to: seconds, localSecondOfDay: CivilCalendar.floorMod(stamp.localSeconds, Seconds.day))
+            let inWindow = trails[widget].inWindow
             guard used == inWindow else {
-                throw fail("widget \(widget): budget_used_24h is \(used) but the log has \(inWindow) budgeted reloads in the 24 h up to \(seconds)")
+                throw fail("widget \(widgetName): budget_used_24h is \(used) but the log has \(inWindow) budgeted reloads in the 24 h up to \(seconds)")
             }
-            if budgeted, let limit, let broken = rules.budgetModel.accounting.audit(trails[trail], limit: limit, parameters: rules.parameters) {
-                throw fail("widget \(widget): \(broken)")
+            if budgeted, let limit, let broken = rules.budgetModel.accounting.audit(&trails[widget], limit: limit, parameters: rules.parameters) {
+                throw fail("widget \(widgetName): \(broken)")
             }
             if result == "ok" && firstOK[widget] == nil { firstOK[widget] = seconds }
-            let day = stamp.dayIndex(secondsSinceStart: seconds)
-            rows.append(Row(line: row.line, seconds: seconds, day: day, widget: widget, budgeted: budgeted, ok: result == "ok"))
-            var dayTotals = totals["\(day) \(widget)"] ?? DayTotals()
+            let key = DayKey(day: stamp.dayIndex(secondsSinceStart: seconds), widget: widget)
+            if totals[key] == nil { daysInLogOrder.append((key, row.line)) }
+            var dayTotals = totals[key] ?? DayTotals()
             if budgeted { dayTotals.budgeted += 1 } else { dayTotals.free += 1 }
             if result == "timed_out" { dayTotals.timedOut += 1 }
-            totals["\(day) \(widget)"] = dayTotals
+            totals[key] = dayTotals
+            rowCount += 1
         }
     }
 
     /// Views agree with the reloads: each shows a timeline some call produced.
-    mutating func checkViews(_ text: String, file: String) throws(CheckViolation) -> Int {
-        let table = try CSVTable.audited(text, file: file, header: ReportWriter.viewsHeader)
-        var previous = Int.min
-        for row in table.rows {
+    mutating func checkViews(_ bytes: [UInt8], file: String) throws(CheckViolation) -> Int {
+        var reader = try CSVReader.audited(bytes, file: file, header: ReportWriter.viewsHeader)
+        var previous = 0
+        var count = 0
+        while let row = try reader.audited(file: file) {
             func fail(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, message: message) }
             func malformed(_ message: String) -> CheckViolation { CheckViolation(file: file, line: row.line, kind: .badData, message: message) }
             let f = row.fields
-            guard let seconds = Int(f[0]), seconds >= previous else { throw malformed("seconds '\(f[0])' is not a whole number in time order") }
+            let seconds = try f.number(0, "seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
+            guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
-            let widget = f[2] + "/" + f[3]
-            guard let stale = Int(f[6]), stale == 0 || stale == 1, let staleness = Int(f[7]), staleness >= 0 else {
-                throw malformed("stale must be 0 or 1 and staleness_seconds a whole number ≥ 0")
-            }
+            let widgetName = f[2] + "/" + f[3]
+            let widget = index(of: widgetName)
+            let stale = try f.number(6, "stale", 0...1, line: row.line, file: file)
+            let staleness = try f.number(7, "staleness_seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time") }
-            let key = "\(stamp.dayIndex(secondsSinceStart: seconds)) \(widget)"
+            let key = DayKey(day: stamp.dayIndex(secondsSinceStart: seconds), widget: widget)
             var dayTotals = totals[key] ?? DayTotals()
             dayTotals.views += 1
             dayTotals.staleViews += stale
             dayTotals.staleness += staleness
             totals[key] = dayTotals
+            count += 1
             if f[4].isEmpty {
                 guard f[5].isEmpty, stale == 1 else { throw fail("a placeholder view (no entry) has data or is not stale (F5)") }
                 continue
             }
             guard let first = firstOK[widget], first <= seconds else {
-                throw fail("widget \(widget) shows an entry at \(seconds) before any call of it returned a timeline")
+                throw fail("widget \(widgetName) shows an entry at \(seconds) before any call of it returned a timeline")
             }
             // An entry that shows no data (the provider never got any) is stale, like the placeholder.
             if f[5].isEmpty {
                 guard stale == 1 else { throw fail("an entry with no data (empty data_seconds) is not stale") }
                 continue
             }
-            guard let data = Int(f[5]), data <= seconds else { throw fail("data_seconds '\(f[5])' is not a whole number, or later than the view") }
+            let data = try f.number(5, "data_seconds", -ReportChecker.maximumSeconds...ReportChecker.maximumSeconds, line: row.line, file: file)
+            guard data <= seconds else { throw fail("data_seconds \(data) is later than the view at \(seconds)") }
             guard (stale == 0) == (staleness == 0) else { throw fail("stale is \(stale) but staleness_seconds is \(staleness)") }
         }
         viewsCounted = true
-        return table.rows.count
+        return count
     }
 
     /// Daily totals are the sums of the rows of their local day.
-    func checkDaily(_ text: String, file: String) throws(CheckViolation) -> Int {
-        let table = try CSVTable.audited(text, file: file, header: ReportWriter.dailyHeader)
-        var reported: [String: Int] = [:]
-        for row in table.rows {
+    func checkDaily(_ bytes: [UInt8], file: String) throws(CheckViolation) -> Int {
+        var reader = try CSVReader.audited(bytes, file: file, header: ReportWriter.dailyHeader)
+        var reported = Set<DayKey>()
+        var count = 0
+        while let row = try reader.audited(file: file) {
             let f = row.fields
-            let key = "\(f[0]) \(f[1])/\(f[2])"
-            reported[key] = row.line
-            let counts = totals[key] ?? DayTotals()
-            func differ(_ what: String, _ written: String, _ computed: String) -> CheckViolation {
-                CheckViolation(file: file, line: row.line, message: "day \(f[0]) of \(f[1])/\(f[2]): \(what) is \(written) but the rows add up to \(computed)")
+            count += 1
+            let widgetName = f[1] + "/" + f[2]
+            func differ(_ what: String, _ written: String, _ computed: Int) -> CheckViolation {
+                CheckViolation(file: file, line: row.line, message: "day \(f[0]) of \(widgetName): \(what) is \(written) but the rows add up to \(computed)")
             }
-            if Int(f[5]) != counts.budgeted { throw differ("reloads_budgeted", f[5], String(counts.budgeted)) }
-            if Int(f[6]) != counts.free { throw differ("reloads_free", f[6], String(counts.free)) }
-            if Int(f[8]) != counts.timedOut { throw differ("timed_out", f[8], String(counts.timedOut)) }
+            let day = try f.number(0, "day", 0...ReportChecker.maximumSeconds / Seconds.day, line: row.line, file: file)
+            // A widget-day the logs never mention adds up to nothing.
+            let key = widgetIndex[widgetName].map { DayKey(day: day, widget: $0) }
+            if let key { reported.insert(key) }
+            let counts = key.flatMap { totals[$0] } ?? DayTotals()
+            func written(_ column: Int) -> Int? { DecimalDigits.unsigned(f[column]) }
+            if written(5) != counts.budgeted { throw differ("reloads_budgeted", f[5], counts.budgeted) }
+            if written(6) != counts.free { throw differ("reloads_free", f[6], counts.free) }
+            if written(8) != counts.timedOut { throw differ("timed_out", f[8], counts.timedOut) }
             guard viewsCounted else { continue }
-            if Int(f[9]) != counts.views { throw differ("views", f[9], String(counts.views)) }
-            if Int(f[10]) != counts.staleViews { throw differ("stale_views", f[10], String(counts.staleViews)) }
+            if written(9) != counts.views { throw differ("views", f[9], counts.views) }
+            if written(10) != counts.staleViews { throw differ("stale_views", f[10], counts.staleViews) }
             let mean = counts.views == 0 ? "" : FixedDecimal.format(Double(counts.staleness) / Double(counts.views), decimals: 1)
-            if f[11] != mean { throw differ("mean_staleness_seconds", f[11], mean) }
+            if f[11] != mean {
+                throw CheckViolation(file: file, line: row.line, message: "day \(f[0]) of \(widgetName): mean_staleness_seconds is \(f[11]) but the rows add up to \(mean)")
+            }
         }
         // Every day with activity has its row, found in the order of the logs.
-        for row in rows where reported["\(row.day) \(row.widget)"] == nil {
-            throw CheckViolation(file: file, line: 0, message: "no row for day \(row.day) of \(row.widget), which has a reload (reloads.csv line \(row.line))")
+        for (key, line) in daysInLogOrder where !reported.contains(key) {
+            throw CheckViolation(file: file, line: 0, message: "no row for day \(key.day) of \(widgetNames[key.widget]), which has a reload (reloads.csv line \(line))")
         }
-        return table.rows.count
+        return count
+    }
+}
+
+extension [String] {
+    /// Field `column` as a whole number in `range`, written as plain digits
+    /// (a leading minus when the range allows negatives), or a bad-data
+    /// violation naming the column and the allowed values.
+    func number(_ column: Int, _ name: String, _ range: ClosedRange<Int>, line: Int, file: String) throws(CheckViolation) -> Int {
+        guard let value = DecimalDigits.signed(self[column], in: range) else {
+            throw CheckViolation(
+                file: file, line: line, kind: .badData,
+                message: "\(name) '\(self[column])' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 }

@@ -20,6 +20,15 @@ extension ReportRules {
         }
         return rules
     }
+
+    /// Sets the rule named `name` (a row of `parameters.csv`) from `text`.
+    /// Returns nil when it is set, or what the rule allows when it is not.
+    public mutating func set(_ name: String, to text: String) -> String? {
+        guard let row = ReportRules.rows.first(where: { $0.name == name }) else {
+            return "one of the rules " + ReportRules.rows.map(\.name).joined(separator: ", ")
+        }
+        return row.read(text, &parameters) ? nil : row.allowed
+    }
 }
 
 extension CSVTable {
@@ -28,7 +37,33 @@ extension CSVTable {
         do {
             return try CSVTable(text, header: header)
         } catch {
-            throw CheckViolation(file: file, line: error.line, kind: .badData, message: error.message)
+            throw CheckViolation(error, file: file)
         }
+    }
+}
+
+extension CSVReader {
+    /// A reader of a report file; a file not in the expected columns is bad data for the audit.
+    static func audited(_ bytes: [UInt8], file: String, header: [String]) throws(CheckViolation) -> CSVReader {
+        do {
+            return try CSVReader(bytes, header: header)
+        } catch {
+            throw CheckViolation(error, file: file)
+        }
+    }
+
+    /// The next row, or nil at the end; a malformed row is bad data for the audit.
+    mutating func audited(file: String) throws(CheckViolation) -> Row? {
+        do {
+            return try next()
+        } catch {
+            throw CheckViolation(error, file: file)
+        }
+    }
+}
+
+extension CheckViolation {
+    init(_ error: CSVFormatError, file: String) {
+        self.init(file: file, line: error.line, kind: .badData, message: error.message)
     }
 }

@@ -62,23 +62,35 @@ public struct Comparison: Sendable {
     }
 
     /// Runs the comparison; `progress(done, total)` is called after each run.
+    /// Throws when a run passes `RunLimits` (the first such run in job order).
     public static func run(
         _ document: ScenarioDocument, options: Options, progress: (@Sendable (Int, Int) -> Void)? = nil
-    ) -> Comparison {
+    ) throws(RunLimitExceeded) -> Comparison {
         let variants = document.all
         let models = options.budgetModels.isEmpty ? [document.base.scheduler.budgetModel] : options.budgetModels
         let seeds = (0..<max(1, options.runs)).map { seed(replication: $0, of: document.base.seed) }
         let total = models.count * variants.count * seeds.count
         var report: (@Sendable (Int) -> Void)?
         if let progress { report = { done in progress(done, total) } }
-        let metrics: [RunMetrics] = ParallelMap.map(count: total, threads: options.threads, progress: report) { job in
+        let outcomes: [Result<RunMetrics, RunLimitExceeded>] = ParallelMap.map(count: total, threads: options.threads, progress: report) { job in
             let r = job % seeds.count
             let v = job / seeds.count % variants.count
             let m = job / seeds.count / variants.count
             var setup = variants[v].setup
             setup.seed = seeds[r]
             setup.scheduler.budgetModel = models[m]
-            return RunMetrics.measure(setup)
+            do throws(RunLimitExceeded) {
+                return .success(try RunMetrics.measure(setup))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var metrics: [RunMetrics] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let measured): metrics.append(measured)
+            case .failure(let error): throw error
+            }
         }
         var rows: [Row] = []
         for (m, model) in models.enumerated() {

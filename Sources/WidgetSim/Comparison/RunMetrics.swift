@@ -19,8 +19,8 @@ public struct RunMetrics: Equatable, Sendable {
     private func rate(_ count: Int) -> Double { widgetDays == 0 ? 0 : Double(count) / widgetDays }
 
     /// Runs `setup` and measures it.
-    public static func measure(_ setup: SimulationSetup) -> RunMetrics {
-        let observer = Simulation.run(setup, observer: MetricsObserver())
+    public static func measure(_ setup: SimulationSetup) throws(RunLimitExceeded) -> RunMetrics {
+        let observer = try Simulation.run(setup, observer: MetricsObserver())
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
         return observer.metrics(widgetDays: Double(widgets * setup.days))
     }
@@ -41,6 +41,8 @@ struct MetricsObserver: SimulationObserver {
     mutating func reloadWithheld(_ record: WithheldRecord) { counts.count(record) }
 
     mutating func dayStarted(_ record: DayStartRecord) {}
+
+    var keptBytes: Int { staleness.count * Int(RunEstimate.bytesPerComparedView) }
 
     func metrics(widgetDays: Double) -> RunMetrics {
         var result = RunMetrics()

@@ -45,6 +45,9 @@ public struct EventQueue<Payload> {
     /// The number of pending events.
     public var count: Int { _storage.count }
 
+    /// Events scheduled since the queue was made, cancelled or run ones included.
+    public var scheduledCount: Int { Int(_nextSequence) }
+
     /// True when no event is pending.
     public var isEmpty: Bool { _storage.isEmpty }
 

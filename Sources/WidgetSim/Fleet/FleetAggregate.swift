@@ -43,6 +43,26 @@ public struct FleetAggregate: Equatable, Sendable {
         for index in stalenessHistogram.indices { stalenessHistogram[index] += other.stalenessHistogram[index] }
     }
 
+    /// Adds another aggregate of the same run shape, as `merge` does, but
+    /// returns false (and leaves this one unchanged) when a counter would overflow.
+    mutating func mergeChecked(_ other: FleetAggregate) -> Bool {
+        guard requestsPerMinute.count == other.requestsPerMinute.count else { return false }
+        var sum = self
+        func add(_ a: inout Int, _ b: Int) -> Bool {
+            let (result, overflow) = a.addingReportingOverflow(b)
+            a = result
+            return !overflow
+        }
+        let scalars = add(&sum.devices, other.devices) && add(&sum.widgetDays, other.widgetDays) && add(&sum.events, other.events)
+            && sum.counts.addChecked(other.counts)
+        guard scalars else { return false }
+        for index in sum.requestsPerMinute.indices where !add(&sum.requestsPerMinute[index], other.requestsPerMinute[index]) { return false }
+        for index in sum.reloadsPerDeviceDay.indices where !add(&sum.reloadsPerDeviceDay[index], other.reloadsPerDeviceDay[index]) { return false }
+        for index in sum.stalenessHistogram.indices where !add(&sum.stalenessHistogram[index], other.stalenessHistogram[index]) { return false }
+        self = sum
+        return true
+    }
+
     static func stalenessBin(_ seconds: Int) -> Int {
         seconds <= 0 ? 0 : min(stalenessBinCount - 1, (seconds + stalenessBinSeconds - 1) / stalenessBinSeconds)
     }

@@ -38,23 +38,51 @@ public enum FleetPartialFile {
         values.enumerated().filter { $0.element != 0 }.map { "\($0.offset):\($0.element)" }.joined(separator: " ")
     }
 
+    /// The most shards a run may be split into (as `fleet --shard i/n` allows).
+    public static let maximumShards = 100_000
+    /// The largest partial file `merge` reads: a year's per-minute counts of
+    /// every variant fit many times over.
+    public static let maximumFileBytes = 256 << 20
+
+    /// Reads a partial result. Every number is range-checked where it is
+    /// read (days as a scenario allows them, a valid start date, an offset
+    /// from -12:00 to +14:00, counts ≥ 0), so nothing read can make the merge
+    /// trap or allocate without bound.
     public static func parse(_ text: String, file: String) throws(FleetMergeError) -> FleetResult {
-        var reader = LineReader(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), file: file)
+        var reader = LineReader(lines: text.split(separator: "\n", omittingEmptySubsequences: false), file: file)
         guard try reader.next() == magic else { throw reader.error("missing the header line '\(magic)'") }
         let scenario = try reader.value("scenario")
+        // Names become a directory and column names: only identifiers, as in a scenario file.
+        guard ValueReader.isIdentifier(scenario) else { throw reader.error("the scenario name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-')") }
         let fingerprint = try reader.number("fingerprint", UInt64.self)
         let seed = try reader.number("seed", UInt64.self)
-        let days = try reader.number("days", Int.self)
-        let startFields = try reader.value("start").split(separator: " ").compactMap { Int($0) }
-        guard startFields.count == 6, days >= 1, days <= ScenarioLimits.maximumDays else { throw reader.error("bad start or days") }
-        let start = CivilDateTime(year: startFields[0], month: startFields[1], day: startFields[2], hour: startFields[3], minute: startFields[4], second: startFields[5])
-        let offset = try reader.number("utc-offset", Int.self)
-        let devices = try reader.number("devices", Int.self)
-        let warmUpDays = try reader.number("warm-up-days", Int.self)
-        let shardFields = try reader.value("shards").split(separator: " ")
-        guard shardFields.count == 2, let shardCount = Int(shardFields[0]), shardCount >= 1 else { throw reader.error("bad shards line") }
-        let shards = shardFields[1].split(separator: ",").compactMap { Int($0) }
-        guard !shards.isEmpty, shards.allSatisfy({ $0 >= 0 && $0 < shardCount }) else { throw reader.error("bad shard list") }
+        let days = try reader.whole("days", in: 1...ScenarioLimits.maximumDays)
+        let startFields = try reader.value("start").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }
+        guard startFields.count == 6, let year = startFields[0], let month = startFields[1], let day = startFields[2],
+              let hour = startFields[3], let minute = startFields[4], let second = startFields[5] else {
+            throw reader.error("'start' is not six whole numbers: year month day hour minute second")
+        }
+        let start = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard start.isValid, ScenarioDecoder.startYears.contains(year) else {
+            throw reader.error("'start' is not a valid date and time in the years \(ScenarioDecoder.startYears.lowerBound)...\(ScenarioDecoder.startYears.upperBound)")
+        }
+        let offset = try reader.whole("utc-offset", in: -12 * Seconds.hour...14 * Seconds.hour)
+        let devices = try reader.whole("devices", in: 1...FleetSetup.maximumDevices)
+        let warmUpDays = try reader.whole("warm-up-days", in: 0...30)
+        let shardFields = try reader.value("shards").split(separator: " ", omittingEmptySubsequences: false)
+        guard shardFields.count == 2, let shardCount = DecimalDigits.unsigned(shardFields[0]), (1...maximumShards).contains(shardCount) else {
+            throw reader.error("bad shards line: expected the shard count (1...\(maximumShards)) and the shards it covers")
+        }
+        let shardTexts = shardFields[1].split(separator: ",", omittingEmptySubsequences: false)
+        guard shardTexts.count <= shardCount else { throw reader.error("bad shard list: more shards than the run has") }
+        var shards: [Int] = []
+        for text in shardTexts {
+            guard let shard = DecimalDigits.unsigned(text), shard < shardCount, shards.last.map({ $0 < shard }) ?? true else {
+                throw reader.error("bad shard list: expected increasing shard indices from 0 to \(shardCount - 1)")
+            }
+            shards.append(shard)
+        }
+        guard !shards.isEmpty else { throw reader.error("bad shard list: it is empty") }
         let description = try reader.text("description")
         var variants: [FleetResult.Variant] = []
         while true {
@@ -62,26 +90,32 @@ public enum FleetPartialFile {
             if line == "end" { break }
             guard line.hasPrefix("variant ") else { throw reader.error("expected 'variant <name>' or 'end'") }
             let name = String(line.dropFirst(8))
+            guard ValueReader.isIdentifier(name) else { throw reader.error("the variant name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-')") }
+            guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")
-            let counts = try reader.value("counts").split(separator: " ").compactMap { Int($0) }
-            guard counts.count == 10, counts.allSatisfy({ $0 >= 0 }) else { throw reader.error("bad counts line") }
+            let counts = try reader.value("counts").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }
+            guard counts.count == 10, counts.allSatisfy({ $0 != nil }) else {
+                throw reader.error("bad counts line: expected 10 whole numbers ≥ 0")
+            }
+            let c = counts.map { $0! }
             var aggregate = FleetAggregate(days: days)
-            (aggregate.devices, aggregate.widgetDays, aggregate.events) = (counts[0], counts[1], counts[2])
-            (aggregate.counts.budgetedReloads, aggregate.counts.freeReloads) = (counts[3], counts[4])
-            (aggregate.counts.withheldRequests, aggregate.counts.timeouts) = (counts[5], counts[6])
-            (aggregate.counts.views, aggregate.counts.staleViews, aggregate.counts.stalenessTotal) = (counts[7], counts[8], counts[9])
+            (aggregate.devices, aggregate.widgetDays, aggregate.events) = (c[0], c[1], c[2])
+            (aggregate.counts.budgetedReloads, aggregate.counts.freeReloads) = (c[3], c[4])
+            (aggregate.counts.withheldRequests, aggregate.counts.timeouts) = (c[5], c[6])
+            (aggregate.counts.views, aggregate.counts.staleViews, aggregate.counts.stalenessTotal) = (c[7], c[8], c[9])
             aggregate.requestsPerMinute = try reader.sparse("requests-per-minute", length: aggregate.requestsPerMinute.count)
             aggregate.reloadsPerDeviceDay = try reader.sparse("reloads-per-device-day", length: aggregate.reloadsPerDeviceDay.count)
             aggregate.stalenessHistogram = try reader.sparse("staleness", length: aggregate.stalenessHistogram.count)
             variants.append(FleetResult.Variant(name: name, description: variantDescription, aggregate: aggregate))
         }
+        guard !variants.isEmpty else { throw reader.error("no variant before 'end'") }
         return FleetResult(
             scenario: scenario, description: description, fingerprint: fingerprint, seed: seed, days: days, start: start,
             utcOffsetSeconds: offset, deviceCount: devices, warmUpDays: warmUpDays, shards: shards, shardCount: shardCount, variants: variants)
     }
 
     private struct LineReader {
-        let lines: [String]
+        let lines: [Substring]
         let file: String
         var index = 0
 
@@ -90,7 +124,7 @@ public enum FleetPartialFile {
         mutating func next() throws(FleetMergeError) -> String {
             guard index < lines.count else { throw error("unexpected end of file") }
             index += 1
-            return lines[index - 1]
+            return String(lines[index - 1])
         }
 
         mutating func value(_ key: String) throws(FleetMergeError) -> String {
@@ -109,19 +143,32 @@ public enum FleetPartialFile {
         }
 
         mutating func number<Number: FixedWidthInteger>(_ key: String, _ type: Number.Type) throws(FleetMergeError) -> Number {
-            guard let number = Number(try value(key)) else { throw error("'\(key)' is not a whole number") }
+            let text = try value(key)
+            guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Number(text) else {
+                throw error("'\(key)' is not a whole number from 0 to \(Number.max)")
+            }
+            return number
+        }
+
+        mutating func whole(_ key: String, in range: ClosedRange<Int>) throws(FleetMergeError) -> Int {
+            let text = try value(key)
+            guard let number = DecimalDigits.signed(text, in: range) else {
+                throw error("'\(key)' is '\(text)'; allowed: whole numbers \(range.lowerBound)...\(range.upperBound)")
+            }
             return number
         }
 
         mutating func sparse(_ key: String, length: Int) throws(FleetMergeError) -> [Int] {
             var values = Array(repeating: 0, count: length)
+            var previous = -1
             for pair in try value(key).split(separator: " ") {
-                let parts = pair.split(separator: ":")
-                guard parts.count == 2, let position = Int(parts[0]), let count = Int(parts[1]),
-                      position >= 0, position < length, count >= 0 else {
-                    throw error("bad entry '\(pair)' in '\(key)'")
+                let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let position = DecimalDigits.unsigned(parts[0]), let count = DecimalDigits.unsigned(parts[1]),
+                      position > previous, position < length else {
+                    throw error("bad entry '\(pair)' in '\(key)': expected index:count, indices increasing from 0 to \(length - 1)")
                 }
                 values[position] = count
+                previous = position
             }
             return values
         }

@@ -23,17 +23,17 @@ public struct FleetResult: Equatable, Sendable {
     public var variants: [Variant]
 
     /// True when every shard is present.
-    public var isComplete: Bool { shards == Array(0..<shardCount) }
+    public var isComplete: Bool { shards.count == shardCount && shards.elementsEqual(0..<shardCount) }
 
     /// Runs the base and every variant of a fleet document.
     public static func run(
         _ document: ScenarioDocument, fingerprint: UInt64, options: FleetRun.Options,
         progress: (@Sendable (_ variant: Int, _ devices: Int) -> Void)? = nil
-    ) -> FleetResult {
+    ) throws(RunLimitExceeded) -> FleetResult {
         let base = document.base
         var variants: [Variant] = []
         for (index, variant) in document.all.enumerated() {
-            let aggregate = FleetRun.run(variant.setup, options: options) { done in progress?(index, done) }
+            let aggregate = try FleetRun.run(variant.setup, options: options) { done in progress?(index, done) }
             variants.append(Variant(name: variant.name, description: variant.description, aggregate: aggregate))
         }
         return FleetResult(
@@ -45,24 +45,43 @@ public struct FleetResult: Equatable, Sendable {
     /// Combines partial results of one scenario into one.
     public static func merge(_ parts: [FleetResult]) throws(FleetMergeError) -> FleetResult {
         guard var merged = parts.first else { throw .noPartials }
-        for part in parts.dropFirst() {
-            guard part.scenario == merged.scenario, part.fingerprint == merged.fingerprint, part.seed == merged.seed,
-                  part.days == merged.days, part.deviceCount == merged.deviceCount, part.warmUpDays == merged.warmUpDays,
-                  part.shardCount == merged.shardCount,
-                  part.variants.map(\.name) == merged.variants.map(\.name) else {
-                throw .mismatch("partials come from different runs: '\(merged.scenario)' (seed \(merged.seed), \(merged.days) days, \(merged.deviceCount) devices, \(merged.shardCount) shards) and '\(part.scenario)' (seed \(part.seed), \(part.days) days, \(part.deviceCount) devices, \(part.shardCount) shards), or the scenario file changed between them")
-            }
-            if let shared = part.shards.first(where: merged.shards.contains) {
-                throw .duplicateShard(shared + 1, of: merged.shardCount)
-            }
-            merged.shards = (merged.shards + part.shards).sorted()
-            for index in merged.variants.indices { merged.variants[index].aggregate.merge(part.variants[index].aggregate) }
-        }
-        guard merged.isComplete else {
-            let missing = (0..<merged.shardCount).filter { !merged.shards.contains($0) }.map { "\($0 + 1)/\(merged.shardCount)" }
-            throw .missingShards(missing)
-        }
+        for part in parts.dropFirst() { try merged.absorb(part) }
+        try merged.requireComplete()
         return merged
+    }
+
+    /// Adds another partial result of the same run. Counters are added with
+    /// overflow checks: partial files are input, and input never traps.
+    public mutating func absorb(_ part: FleetResult) throws(FleetMergeError) {
+        guard part.scenario == scenario, part.fingerprint == fingerprint, part.seed == seed,
+              part.days == days, part.deviceCount == deviceCount, part.warmUpDays == warmUpDays,
+              part.shardCount == shardCount, part.start == start, part.utcOffsetSeconds == utcOffsetSeconds,
+              part.variants.map(\.name) == variants.map(\.name) else {
+            throw .mismatch("partials come from different runs: '\(scenario)' (seed \(seed), \(days) days, \(deviceCount) devices, \(shardCount) shards) and '\(part.scenario)' (seed \(part.seed), \(part.days) days, \(part.deviceCount) devices, \(part.shardCount) shards), or the scenario file changed between them")
+        }
+        if let shared = part.shards.first(where: Set(shards).contains) {
+            throw .duplicateShard(shared + 1, of: shardCount)
+        }
+        var sum = self
+        for index in sum.variants.indices {
+            guard sum.variants[index].aggregate.mergeChecked(part.variants[index].aggregate) else {
+                throw .mismatch("the counters of variant '\(variants[index].name)' overflow when added: the partial results are not from a real run")
+            }
+        }
+        sum.shards = (shards + part.shards).sorted()
+        self = sum
+    }
+
+    /// Throws unless every shard is present.
+    public func requireComplete() throws(FleetMergeError) {
+        guard isComplete else {
+            let covered = Set(shards)
+            let missing = (0..<shardCount).lazy.filter { !covered.contains($0) }
+            var names: [String] = missing.prefix(10).map { "\($0 + 1)/\(shardCount)" }
+            let more = shardCount - shards.count - names.count
+            if more > 0 { names.append("and \(more) more") }
+            throw .missingShards(names)
+        }
     }
 }
 

@@ -38,23 +38,28 @@ public enum FleetRun {
 
     /// The aggregate of `setup`'s fleet (or shard). `progress(done)` reports
     /// devices finished, every few hundred devices.
-    public static func run(_ setup: SimulationSetup, options: Options, progress: (@Sendable (Int) -> Void)? = nil) -> FleetAggregate {
+    /// Throws when a device passes `RunLimits` (the first such thread's, in thread order).
+    public static func run(_ setup: SimulationSetup, options: Options, progress: (@Sendable (Int) -> Void)? = nil) throws(RunLimitExceeded) -> FleetAggregate {
         guard let fleet = setup.fleet else { preconditionFailure("FleetRun needs a fleet scenario") }
         let simulated = warmedUp(setup)
         let warmUp = fleet.warmUpDays * Seconds.day
         let devices = Array(options.shard.devices(of: fleet.deviceCount))
         let threads = max(1, min(options.threads, devices.count))
         let counter = DeviceCounter(progress: progress)
-        let parts = ParallelMap.map(count: threads, threads: threads) { worker -> FleetAggregate in
+        let parts = ParallelMap.map(count: threads, threads: threads) { worker -> Result<FleetAggregate, RunLimitExceeded> in
             let mine = stride(from: worker, to: devices.count, by: threads).lazy.map { devices[$0] }
-            return Simulation.run(simulated, devices: mine, observer: FleetObserver(days: setup.days, warmUp: warmUp)) {
-                observer, device, events in
-                observer.finishDevice(widgets: device.widgets.count, events: events)
-                counter.increment()
-            }.aggregate
+            do throws(RunLimitExceeded) {
+                return .success(try Simulation.run(simulated, devices: mine, observer: FleetObserver(days: setup.days, warmUp: warmUp)) {
+                    observer, device, events in
+                    observer.finishDevice(widgets: device.widgets.count, events: events)
+                    counter.increment()
+                }.aggregate)
+            } catch {
+                return .failure(error)
+            }
         }
         var total = FleetAggregate(days: setup.days)
-        for part in parts { total.merge(part) }
+        for part in parts { total.merge(try part.get()) }
         return total
     }
 

@@ -77,7 +77,7 @@ public struct ComparisonReport {
     func markdown() -> String {
         let runs = comparison.seeds.count
         var out = "# widgetsim comparison: \(comparison.scenario)\n\n"
-        if !comparison.description.isEmpty { out += "> \(comparison.description)\n\n" }
+        if !comparison.description.isEmpty { out += "> \(DisplayText.singleLine(comparison.description))\n\n" }
         out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(comparison.days) days. Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
         out += runs > 1 ? " ± the half-width of a 95 % confidence interval (Student's t).\n\n" : "; run with `--runs 2` or more for confidence intervals.\n\n"
         out += "## Verdict\n\n" + verdict() + "\n"
@@ -91,7 +91,7 @@ public struct ComparisonReport {
         }
         out += "## Variants\n\n| variant | policy | description |\n|---|---|---|\n"
         for row in comparison.rows(for: primaryModel) {
-            out += "| \(row.variant) | \(row.policy) | \(row.description) |\n"
+            out += "| \(row.variant) | \(DisplayText.markdownCell(row.policy)) | \(DisplayText.markdownCell(row.description)) |\n"
         }
         out += "\n## Seeds\n\n" + comparison.seeds.enumerated().map { "r\($0.offset): \($0.element)" }.joined(separator: ", ") + "\n\n"
         out += """

@@ -119,7 +119,7 @@ public struct FleetReport {
 
     func markdown() -> String {
         var out = "# widgetsim fleet: \(result.scenario)\n\n"
-        if !result.description.isEmpty { out += "> \(result.description)\n\n" }
+        if !result.description.isEmpty { out += "> \(DisplayText.singleLine(result.description))\n\n" }
         let base = result.variants.first?.aggregate
         out += "\(result.deviceCount) devices × \(result.days) days (\(base?.widgetDays ?? 0) widget-days) per variant, seed \(result.seed), "
         out += "measured from \(calendar.iso8601(0)) after \(result.warmUpDays) warm-up day\(result.warmUpDays == 1 ? "" : "s") that are simulated but not counted. "
@@ -150,7 +150,7 @@ public struct FleetReport {
             out += "| ≤ \(DurationText.format(Double(a.stalenessPercentile(50) ?? 0))) | ≤ \(DurationText.format(Double(a.stalenessPercentile(95) ?? 0))) |\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
-        for variant in result.variants { out += "| \(variant.name) | \(variant.description) |\n" }
+        for variant in result.variants { out += "| \(variant.name) | \(DisplayText.markdownCell(variant.description)) |\n" }
         out += """
 
             ## How to read this report

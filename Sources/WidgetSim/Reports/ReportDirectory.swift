@@ -34,67 +34,77 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
 /// Promised: the files are written to a temporary sibling directory first;
 /// only when all are complete does the directory take the place of the old
 /// one, by an atomic exchange where the platform has one (`renameat2` on
-/// Linux, `renamex_np` on macOS) and two renames otherwise. Files already in
-/// the directory that this run does not produce are carried over. On any
-/// failure the old directory is left exactly as it was and the temporary one
-/// is removed.
+/// Linux, `renamex_np` on macOS) and two renames otherwise. The swap is one
+/// critical section of `InterruptionGuard`: a signal that arrives during it
+/// is handled once it is over. Files already in the directory that this run
+/// does not produce are carried over. On any failure the old directory is
+/// left exactly as it was and the temporary one is removed.
+///
+/// A run killed outright (`SIGKILL`, a power cut) cannot clean up, so every
+/// run leaves a marker file beside its temporary paths from before it makes
+/// them until after it removes them; the next run to the same directory
+/// removes the temporary paths of every marker whose process is gone (and,
+/// if a run died between the two renames of the fallback, puts the old
+/// reports back). Nothing else beside the directory is touched.
+///
+/// A symbolic link given as the directory is followed: the reports go into
+/// the directory it names, and the link stays a link.
 ///
 /// Refused: an existing directory that holds files but no report (one of
 /// `reportMarkers` or a file this run writes), so that `--out .` cannot sweep
-/// a user's own files into a report directory.
-///
-/// Not promised: survival of a `SIGKILL` or power loss between the two
-/// renames of the fallback path.
+/// a user's own files into a report directory; a path that is a file, or
+/// whose parent is one.
 public enum ReportDirectory {
     /// The entry points that every kind of run writes: a directory holding one
     /// of them was written by widgetsim.
     public static let reportMarkers = ["summary.md", "comparison.md", "fleet.md"]
+    /// Files some run writes, for checking a destination before a run.
+    static let knownReportFiles = reportMarkers + ["reloads.csv", "views.csv", "daily.csv", "parameters.csv", "comparison.csv", "fleet.csv"]
+
+    /// Checks, before a run, that `directory` can become a report directory:
+    /// it is a directory (or a link to one) holding a report, an empty one,
+    /// or a path that can be created. Returns the directory the reports will
+    /// go to (a link's target).
+    @discardableResult
+    public static func checkDestination(_ directory: String) throws(ReportWriteError) -> URL {
+        let target = try resolve(directory)
+        try refuseForeignDirectory(target, producing: knownReportFiles)
+        return target
+    }
+
+    /// Checks, before a run, that a single file can be written at `path`.
+    public static func checkFileDestination(_ path: String) throws(ReportWriteError) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        try requireDirectoryAncestors(of: url)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .cannotCreate(path: url.path, reason: "it is a directory, not a file")
+        }
+    }
 
     /// Writes `files` into `directory`, replacing the files of the same names.
     public static func write(_ files: [ReportFile], to directory: String) throws(ReportWriteError) {
         let fileManager = FileManager.default
-        let target = URL(fileURLWithPath: directory).standardizedFileURL
+        let runGuard = InterruptionGuard.shared
+        let target = try resolve(directory)
         let parent = target.deletingLastPathComponent()
-        // A file where a directory must go gets the same plain answer on every platform.
-        var ancestor = parent
-        while ancestor.path != "/" {
-            var isDirectory: ObjCBool = false
-            if fileManager.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
-                if !isDirectory.boolValue {
-                    throw .cannotCreate(path: ancestor.path, reason: "it is a file, not a directory")
-                }
-                break
-            }
-            ancestor = ancestor.deletingLastPathComponent()
-        }
-        try refuseForeignDirectory(target, producing: files)
+        try refuseForeignDirectory(target, producing: files.map(\.name))
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw .cannotCreate(path: parent.path, reason: reason(error))
         }
-        let token = "\(getpid())-\(ScratchRegistry.shared.nextToken())"
-        let staging = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(token)")
-        // Registered before it exists, so an interruption at any point removes it.
-        ScratchRegistry.shared.add(staging.path)
-        // A leftover of a killed run whose process id came round again.
-        try? fileManager.removeItem(at: staging)
-        do {
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
-        } catch {
-            ScratchRegistry.shared.remove(staging.path)
-            throw .cannotCreate(path: staging.path, reason: reason(error))
-        }
-        defer {
-            try? fileManager.removeItem(at: staging)
-            ScratchRegistry.shared.remove(staging.path)
-        }
+        cleanUpAfterKilledRuns(beside: target)
+        let scratch = Scratch(beside: target)
+        try scratch.begin(directory: true)
+        defer { scratch.end() }
+        let staging = scratch.temporary
 
         for file in files {
             let url = staging.appendingPathComponent(file.name)
             // Each write is a critical section, so an interruption cannot clean
             // up while a write is half done (and no write can follow the clean-up).
-            try ScratchRegistry.shared.critical { () throws(ReportWriteError) in
+            try runGuard.critical { () throws(ReportWriteError) in
                 do {
                     try Data(file.contents.utf8).write(to: url)
                 } catch {
@@ -103,39 +113,34 @@ public enum ReportDirectory {
             }
         }
 
-        ReportDirectory.pauseForTests()
         var isDirectory: ObjCBool = false
         let exists = fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory)
-        guard exists else {
-            try rename(staging.path, to: target.path)
-            return
-        }
-        guard isDirectory.boolValue else {
-            throw .cannotReplace(path: target.path, reason: "a file of that name is in the way")
-        }
-        // Keep what this run does not produce (a comparison, a user's notes).
-        let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
-        do {
-            for name in try fileManager.contentsOfDirectory(atPath: target.path).sorted() where !produced.contains(name) {
-                try fileManager.copyItem(at: target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+        if exists {
+            guard isDirectory.boolValue else {
+                throw .cannotReplace(path: target.path, reason: "a file of that name is in the way")
             }
-        } catch {
-            throw .cannotWrite(path: target.path, reason: reason(error))
+            // Keep what this run does not produce (a comparison, a user's notes).
+            let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
+            do {
+                for name in try fileManager.contentsOfDirectory(atPath: target.path).sorted() where !produced.contains(name) {
+                    try runGuard.critical { () throws(any Error) in
+                        try fileManager.copyItem(at: target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+                    }
+                }
+            } catch {
+                throw .cannotWrite(path: target.path, reason: reason(error))
+            }
         }
-        if exchange(staging.path, target.path) {
-            // The old reports are now at the staging path; the deferred removal deletes them.
-            return
-        }
-        let retired = parent.appendingPathComponent(".\(target.lastPathComponent).old-\(token)")
-        ScratchRegistry.shared.add(retired.path)
-        defer {
-            try? fileManager.removeItem(at: retired)
-            ScratchRegistry.shared.remove(retired.path)
-        }
-        // Two renames: an interruption must wait until both are done, or the
-        // old reports (then at `retired`) could be removed before the new
-        // ones are in place.
-        try ScratchRegistry.shared.critical { () throws(ReportWriteError) in
+        ReportDirectory.pauseForTests()
+        // The swap: one critical section. Afterwards the temporary path holds
+        // the old reports (or nothing), which `scratch.end()` removes.
+        try runGuard.commit(destination: target.path) { () throws(ReportWriteError) in
+            guard exists else {
+                try rename(staging.path, to: target.path)
+                return
+            }
+            if exchange(staging.path, target.path) { return }
+            let retired = scratch.retired
             try rename(target.path, to: retired.path)
             do throws(ReportWriteError) {
                 try rename(staging.path, to: target.path)
@@ -146,16 +151,158 @@ public enum ReportDirectory {
         }
     }
 
+    /// Writes one file atomically: a temporary sibling, then a rename. An
+    /// interruption removes the temporary file; the old file stays as it was.
+    public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        try checkFileDestination(path)
+        cleanUpAfterKilledRuns(beside: url)
+        let scratch = Scratch(beside: url)
+        try scratch.begin(directory: false)
+        defer { scratch.end() }
+        try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
+            do {
+                try Data(contents.utf8).write(to: scratch.temporary)
+            } catch {
+                throw .cannotWrite(path: path, reason: reason(error))
+            }
+        }
+        try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
+            try rename(scratch.temporary.path, to: url.path)
+        }
+    }
+
+    // MARK: Destinations
+
+    /// The directory the reports go to: `directory` itself, or the target of
+    /// the symbolic link it names. Throws when it cannot be a directory.
+    static func resolve(_ directory: String) throws(ReportWriteError) -> URL {
+        var target = URL(fileURLWithPath: directory).standardizedFileURL
+        var status = stat()
+        if lstat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
+            guard let real = realpath(target.path, nil) else {
+                throw .cannotCreate(path: target.path, reason: "it is a symbolic link to something that does not exist")
+            }
+            defer { free(real) }
+            target = URL(fileURLWithPath: String(cString: real)).standardizedFileURL
+        }
+        try requireDirectoryAncestors(of: target)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .cannotCreate(path: target.path, reason: "it is a file, not a directory")
+        }
+        return target
+    }
+
+    /// A file where a directory must go gets the same plain answer on every platform.
+    static func requireDirectoryAncestors(of url: URL) throws(ReportWriteError) {
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue {
+                    throw .cannotCreate(path: ancestor.path, reason: "it is a file, not a directory")
+                }
+                if access(ancestor.path, W_OK | X_OK) != 0 {
+                    throw .cannotCreate(path: ancestor.path, reason: "permission denied")
+                }
+                return
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+    }
+
     /// Throws if `target` is a directory with contents but no report in it.
-    private static func refuseForeignDirectory(_ target: URL, producing files: [ReportFile]) throws(ReportWriteError) {
+    private static func refuseForeignDirectory(_ target: URL, producing names: [String]) throws(ReportWriteError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue,
               let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), !contents.isEmpty
         else { return }
-        let known = Set(reportMarkers + files.map(\.name))
+        let known = Set(reportMarkers + names)
         guard contents.contains(where: known.contains) else {
             throw .notAReportDirectory(path: target.path)
         }
+    }
+
+    // MARK: Temporary paths and what killed runs left
+
+    /// One run's temporary paths beside `destination`, and the marker file
+    /// that says they are a widgetsim run's (with its process id in the name).
+    struct Scratch {
+        static let markerInfix = ".widgetsim-run-"
+        let marker: URL
+        let temporary: URL
+        let retired: URL
+
+        init(beside destination: URL) {
+            let parent = destination.deletingLastPathComponent()
+            let name = destination.lastPathComponent
+            let token = "\(getpid())-\(InterruptionGuard.shared.nextToken())"
+            marker = parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(token)")
+            temporary = parent.appendingPathComponent(".\(name).tmp-\(token)")
+            retired = parent.appendingPathComponent(".\(name).old-\(token)")
+        }
+
+        /// Registers the paths, then creates the marker and the temporary
+        /// path, in one critical section: an interruption removes them all.
+        func begin(directory: Bool) throws(ReportWriteError) {
+            try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
+                // The marker goes last in the list: it is removed after the paths it vouches for.
+                for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
+                guard FileManager.default.createFile(atPath: marker.path, contents: Data("widgetsim \(getpid())\n".utf8)) else {
+                    throw .cannotCreate(path: marker.path, reason: "cannot create a file beside the destination")
+                }
+                guard directory else { return }
+                do {
+                    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+                } catch {
+                    throw .cannotCreate(path: temporary.path, reason: reason(error))
+                }
+            }
+        }
+
+        /// Removes the temporary paths, then the marker.
+        func end() {
+            InterruptionGuard.shared.critical {
+                for path in [temporary, retired, marker] {
+                    try? FileManager.default.removeItem(at: path)
+                    InterruptionGuard.shared.unregister(path.path)
+                }
+            }
+        }
+    }
+
+    /// Removes what runs killed before they could clean up left beside
+    /// `destination`: for each marker whose process is gone, its temporary
+    /// paths, then the marker. Old reports a run set aside between two
+    /// renames go back in place if nothing took it.
+    static func cleanUpAfterKilledRuns(beside destination: URL) {
+        let fileManager = FileManager.default
+        let parent = destination.deletingLastPathComponent()
+        let prefix = ".\(destination.lastPathComponent)\(Scratch.markerInfix)"
+        guard let names = try? fileManager.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names.sorted() where name.hasPrefix(prefix) {
+            let token = name.dropFirst(prefix.count)
+            let parts = token.split(separator: "-")
+            guard parts.count == 2, let pid = DecimalDigits.unsigned(parts[0]), DecimalDigits.unsigned(parts[1]) != nil,
+                  pid <= Int(Int32.max), !processIsAlive(pid_t(pid)) else { continue }
+            let temporary = parent.appendingPathComponent(".\(destination.lastPathComponent).tmp-\(token)")
+            let retired = parent.appendingPathComponent(".\(destination.lastPathComponent).old-\(token)")
+            InterruptionGuard.shared.critical {
+                if fileManager.fileExists(atPath: retired.path) && !fileManager.fileExists(atPath: destination.path) {
+                    _ = Foundation.rename(retired.path, destination.path)
+                }
+                try? fileManager.removeItem(at: temporary)
+                try? fileManager.removeItem(at: retired)
+                try? fileManager.removeItem(at: parent.appendingPathComponent(name))
+            }
+        }
+    }
+
+    /// False only when no process has this id (another user's process counts as alive).
+    static func processIsAlive(_ pid: pid_t) -> Bool {
+        if pid == getpid() { return false }
+        return kill(pid, 0) == 0 || errno != ESRCH
     }
 
     /// Test hook: with `WIDGETSIM_TEST_PAUSE_BEFORE_SWAP=<seconds>`, waits after
@@ -163,27 +310,8 @@ public enum ReportDirectory {
     /// interrupt a run at its most delicate moment.
     static func pauseForTests() {
         guard let text = ProcessInfo.processInfo.environment["WIDGETSIM_TEST_PAUSE_BEFORE_SWAP"],
-              let seconds = Double(text), seconds > 0 else { return }
+              let seconds = Double(text), seconds > 0, seconds < 3_600 else { return }
         Thread.sleep(forTimeInterval: seconds)
-    }
-
-    /// Writes one file atomically: a temporary sibling, then a rename. An
-    /// interruption removes the temporary file; the old file stays as it was.
-    public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(ScratchRegistry.shared.nextToken())")
-        ScratchRegistry.shared.add(temporary.path)
-        defer {
-            try? FileManager.default.removeItem(at: temporary)
-            ScratchRegistry.shared.remove(temporary.path)
-        }
-        do {
-            try Data(contents.utf8).write(to: temporary)
-        } catch {
-            throw .cannotWrite(path: path, reason: reason(error))
-        }
-        try rename(temporary.path, to: url.path)
     }
 
     private static func rename(_ from: String, to: String) throws(ReportWriteError) {
@@ -216,13 +344,23 @@ public enum ReportDirectory {
     }
 }
 
-/// Temporary paths in use, so a signal handler can remove them before the
-/// process exits (nothing is left behind by an interrupted run).
-public final class ScratchRegistry: @unchecked Sendable {
-    public static let shared = ScratchRegistry()
+/// What an interruption (SIGINT, SIGTERM, SIGHUP) may do, and when.
+///
+/// Promised: one lock orders everything. Writes to temporary paths and the
+/// swap that puts new reports in place run holding it, so a signal handler,
+/// which takes it and never gives it back, acts only between them: it
+/// removes every registered temporary path and exits, 128 + the signal
+/// number when the reports were not swapped ("earlier reports are
+/// unchanged"), or 0 when the swap had already happened (the new reports are
+/// complete). The normal exit takes the same lock, so a handler and the
+/// normal end never race.
+public final class InterruptionGuard: @unchecked Sendable {
+    public static let shared = InterruptionGuard()
     private let lock = NSLock()
     private var paths: [String] = []
     private var tokens = 0
+    /// Where the last swap put new reports, once it has happened.
+    private var committed: String?
 
     /// A number unique within this process, for naming temporary paths.
     func nextToken() -> Int {
@@ -232,37 +370,46 @@ public final class ScratchRegistry: @unchecked Sendable {
         return tokens
     }
 
-    func add(_ path: String) {
-        lock.lock()
-        paths.append(path)
-        lock.unlock()
-    }
+    /// Registers a path to remove on interruption; call inside `critical`.
+    func register(_ path: String) { paths.append(path) }
 
-    func remove(_ path: String) {
-        lock.lock()
-        paths.removeAll { $0 == path }
-        lock.unlock()
-    }
+    /// Forgets a registered path; call inside `critical`.
+    func unregister(_ path: String) { paths.removeAll { $0 == path } }
 
-    /// On interruption: waits for a critical section in progress to finish,
-    /// removes every registered path, and exits with `code` without letting
-    /// any other critical section start (the lock is never released).
-    public func removeAllAndExit(_ code: Int32) -> Never {
-        criticalLock.lock()
-        lock.lock()
-        let pending = paths
-        paths.removeAll()
-        lock.unlock()
-        for path in pending { try? FileManager.default.removeItem(atPath: path) }
-        exit(code)
-    }
-
-    private let criticalLock = NSLock()
-
-    /// Runs `body` so that `removeAll` cannot run in the middle of it.
+    /// Runs `body` so that an interruption cannot act in the middle of it.
     func critical<Failure: Error>(_ body: () throws(Failure) -> Void) throws(Failure) {
-        criticalLock.lock()
-        defer { criticalLock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         try body()
+    }
+
+    /// Runs the swap that puts new reports at `destination` as one critical
+    /// section, and records that it happened when it succeeds.
+    func commit<Failure: Error>(destination: String, _ body: () throws(Failure) -> Void) throws(Failure) {
+        lock.lock()
+        defer { lock.unlock() }
+        try body()
+        committed = destination
+    }
+
+    /// Handles `signal`: waits for a write or swap in progress, removes the
+    /// temporary paths, says which state the reports are in, and exits.
+    public func interrupted(by signal: Int32, report: (String) -> Void) -> Never {
+        lock.lock()
+        // Never unlocked: nothing may write, swap or exit after this.
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        paths.removeAll()
+        if let committed {
+            report("widgetsim: interrupted after the new reports were in place; \(committed) is complete")
+            Foundation.exit(0)
+        }
+        report("widgetsim: interrupted before any report was moved into place; earlier reports are unchanged")
+        Foundation.exit(128 + signal)
+    }
+
+    /// Ends the process with `code`, never while a handler is at work.
+    public func exit(_ code: Int32) -> Never {
+        lock.lock()
+        Foundation.exit(code)
     }
 }

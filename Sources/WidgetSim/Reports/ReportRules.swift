@@ -67,10 +67,10 @@ public struct ReportRules: Equatable, Sendable {
                 parameters.pacingBurst = burst
                 return true
             }),
-        Row(name: "token_bucket_burst", allowed: "a number in (0, 1]",
+        Row(name: "token_bucket_burst", allowed: "a number from 0.001 to 1",
             write: { FixedDecimal.format($0.tokenBucketBurst, decimals: 4) },
             read: { text, parameters in
-                guard let burst = Double(text), burst > 0, burst <= 1 else { return false }
+                guard let burst = Double(text), burst >= 0.001, burst <= 1 else { return false }
                 parameters.tokenBucketBurst = burst
                 return true
             }),
@@ -90,7 +90,7 @@ public struct ReportRules: Equatable, Sendable {
         Row(name: name, allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)",
             write: { String($0[keyPath: field]) },
             read: { text, parameters in
-                guard let value = Int(text), range.contains(value) else { return false }
+                guard let value = DecimalDigits.signed(text, in: range) else { return false }
                 parameters[keyPath: field] = value
                 return true
             })

@@ -8,7 +8,7 @@ struct SummaryReport {
     func render() -> String {
         var out = "# widgetsim report: \(setup.name)\n\n"
         if !setup.description.isEmpty {
-            out += "> \(setup.description)\n\n"
+            out += "> \(DisplayText.singleLine(setup.description))\n\n"
         }
         let calendar = setup.calendar
         let widgetCount = setup.devices.reduce(0) { $0 + $1.widgets.count }

@@ -2,15 +2,30 @@
 ///
 /// Promised: it accepts exactly RFC 8259 JSON (no comments, no trailing
 /// commas), rejects duplicate keys in one object, and reports the first error
-/// with its position. Nesting deeper than `maximumDepth` is an error, not a crash.
+/// with its position. It runs in time linear in the input (duplicate keys are
+/// found with a hash set) and stops at the first value past one of its
+/// limits, checked while reading: nesting deeper than `maximumDepth`, an
+/// array longer than `maximumArrayCount`, an object with more than
+/// `maximumObjectMembers` fields, a string longer than `maximumStringBytes`,
+/// more than `maximumValues` values in all. No input crashes it.
 public struct JSONParser {
     public static let maximumDepth = 256
+    /// The longest array: far more than any scenario needs (1,000 devices,
+    /// 10,000 timeline entries), far less than would exhaust memory.
+    public static let maximumArrayCount = 100_000
+    /// The most fields in one object: a scenario object has a few dozen.
+    public static let maximumObjectMembers = 10_000
+    /// The longest string, in UTF-8 bytes.
+    public static let maximumStringBytes = 1_048_576
+    /// The most values in one document, so memory stays bounded whatever the shape.
+    public static let maximumValues = 2_000_000
 
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var column = 1
     private var depth = 0
+    private var values = 0
 
     /// Parses a whole document.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
@@ -71,6 +86,10 @@ public struct JSONParser {
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
         let start = position
         guard index < bytes.count else { throw error("unexpected end of file; expected a value") }
+        values += 1
+        if values > JSONParser.maximumValues {
+            throw error("more than \(JSONParser.maximumValues) values in one file, the most a scenario may hold")
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(), position: start)
         case UInt8(ascii: "["): return JSONNode(value: try parseArray(), position: start)
@@ -106,6 +125,9 @@ public struct JSONParser {
         try enter()
         advance()  // {
         var members: [JSONNode.Member] = []
+        // Small objects are searched directly; larger ones through a set, so
+        // an object with many keys is still read in linear time.
+        var keys = Set<String>()
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             advance()
@@ -119,9 +141,18 @@ public struct JSONParser {
             }
             let keyPosition = position
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
-                throw error("duplicate field \"\(key)\"", at: keyPosition)
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if keys.isEmpty { keys = Set(members.map(\.key)) }
+                duplicate = keys.contains(key)
             }
+            if duplicate { throw error("duplicate field \"\(key)\"", at: keyPosition) }
+            if members.count >= JSONParser.maximumObjectMembers {
+                throw error("an object with more than \(JSONParser.maximumObjectMembers) fields, the most a scenario may hold", at: keyPosition)
+            }
+            if members.count >= 16 { keys.insert(key) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describeCurrent()); expected ':' after field name")
@@ -157,6 +188,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
+            if elements.count >= JSONParser.maximumArrayCount {
+                throw error("an array of more than \(JSONParser.maximumArrayCount) values, the most a scenario may hold")
+            }
             elements.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file; expected ',' or ']'") }
@@ -178,6 +212,9 @@ public struct JSONParser {
         advance()  // "
         var scalars = String.UnicodeScalarView()
         var pendingBytes: [UInt8] = []
+        // Bytes read so far (escapes count as their bytes): kept, not
+        // counted, because counting a scalar view walks it.
+        var length = 0
         func flush() throws(JSONSyntaxError) {
             guard !pendingBytes.isEmpty else { return }
             guard let text = String(validating: pendingBytes, as: UTF8.self) else {
@@ -232,6 +269,10 @@ public struct JSONParser {
             default:
                 pendingBytes.append(byte)
                 advance()
+            }
+            length += 1
+            if length > JSONParser.maximumStringBytes {
+                throw error("a string longer than \(JSONParser.maximumStringBytes) bytes, the most a scenario may hold", at: start)
             }
         }
     }

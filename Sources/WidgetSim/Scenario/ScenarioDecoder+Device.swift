@@ -47,7 +47,11 @@ extension ScenarioDecoder {
             }
             apps.append(decoded)
         }
-        if appList == nil || apps.isEmpty { apps = [AppSetup(id: "app")] }
+        if appList == nil { apps = [AppSetup(id: "app")] }
+        guard !apps.isEmpty else {
+            // Every widget belongs to an app (F1); an empty list is a mistake, not "no apps".
+            throw try object.required("apps").invalid("the list is empty", allowed: "at least one app, or leave \"apps\" out for one default app")
+        }
 
         let widgetList = try object.required("widgets").array()
         guard !widgetList.isEmpty else {

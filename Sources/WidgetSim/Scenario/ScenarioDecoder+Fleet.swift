@@ -10,12 +10,14 @@ extension ScenarioDecoder {
         let template = try decodeDevice(try object.required("device"), days: days, idRequired: false)
         var variation = FleetVariation()
         if let zones = object.optional("utcOffsets") {
-            for zone in try zones.array() {
+            let list = try ScenarioDecoder.nonEmpty(zones, leaveOut: "the template's offset")
+            for zone in list {
                 let fields = try zone.object()
                 try fields.rejectUnknownFields(["offset", "weight"])
                 variation.utcOffsets.append((
                     try decodeOffset(try fields.required("offset")), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
             }
+            try ScenarioDecoder.requirePositiveWeight(variation.utcOffsets.map(\.weight), zones)
         }
         if let wake = object.optional("wake") { variation.wake = try decodeClockRange(wake) }
         if let sleep = object.optional("sleep") { variation.sleep = try decodeClockRange(sleep) }
@@ -24,11 +26,15 @@ extension ScenarioDecoder {
         if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day) }
         if let sets = object.optional("widgetSets") {
             let ids = template.widgets.map(\.id)
-            for set in try sets.array() {
+            for set in try ScenarioDecoder.nonEmpty(sets, leaveOut: "every device's widgets from the template") {
                 let fields = try set.object()
                 try fields.rejectUnknownFields(["widgets", "weight"])
                 var members: [Int] = []
-                for member in try fields.required("widgets").array() {
+                let widgetList = try fields.required("widgets")
+                guard !(try widgetList.array()).isEmpty else {
+                    throw widgetList.invalid("the list is empty", allowed: "at least one of the template's widget ids; a device without widgets has nothing to simulate")
+                }
+                for member in try widgetList.array() {
                     let index = try reference(member, to: ids, what: "widget")!
                     guard !members.contains(index) else {
                         throw member.invalid("widget listed twice", allowed: "each widget at most once per set")
@@ -37,6 +43,7 @@ extension ScenarioDecoder {
                 }
                 variation.widgetSets.append((members.sorted(), try fields.optional("weight")?.double(in: 0...1e9) ?? 1))
             }
+            try ScenarioDecoder.requirePositiveWeight(variation.widgetSets.map(\.weight), sets)
         }
         var fleet = FleetSetup(deviceCount: count, template: template, variation: variation)
         if let warmUp = object.optional("warmUpDays") { fleet.warmUpDays = try warmUp.int(in: 0...30) }
@@ -51,5 +58,22 @@ extension ScenarioDecoder {
         var to = try object.required("to").clockTime()
         if to < from { to += Seconds.day }
         return from...to
+    }
+
+    /// The elements of a list that must not be empty: leaving the field out
+    /// means `leaveOut`; an empty list means nothing and is refused.
+    static func nonEmpty(_ value: ValueReader, leaveOut meaning: String) throws(ScenarioError) -> [ValueReader] {
+        let list = try value.array()
+        guard !list.isEmpty else {
+            throw value.invalid("the list is empty", allowed: "at least one element, or leave the field out for \(meaning)")
+        }
+        return list
+    }
+
+    /// Weights are drawn from in proportion; all zero leaves nothing to draw.
+    static func requirePositiveWeight(_ weights: [Double], _ value: ValueReader) throws(ScenarioError) {
+        guard weights.contains(where: { $0 > 0 }) else {
+            throw value.invalid("every weight is 0", allowed: "weights ≥ 0, at least one of them > 0")
+        }
     }
 }

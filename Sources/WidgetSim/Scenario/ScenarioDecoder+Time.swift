@@ -1,10 +1,19 @@
 // The scenario's start and UTC offsets.
 
 extension ScenarioDecoder {
+    /// The years a run may start in. Reports write four-digit years, so a
+    /// run of up to 366 days must end before 10000; the lower bound keeps
+    /// every instant after the Unix epoch, which device logs count from.
+    public static let startYears = 1970...2999
+
     func decodeStart(_ value: ValueReader) throws(ScenarioError) -> CivilDateTime {
+        let allowed = "\"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset), "
+            + "in the years \(ScenarioDecoder.startYears.lowerBound)...\(ScenarioDecoder.startYears.upperBound)"
         guard let civil = ScenarioDecoder.parseLocalDateTime(try value.string()), civil.isValid else {
-            throw value.invalid("\"\(try value.string())\" is not a valid local date and time",
-                                allowed: "\"YYYY-MM-DD\" or \"YYYY-MM-DDTHH:MM[:SS]\" (local time, no offset; see utcOffset)")
+            throw value.invalid("\"\(try value.string())\" is not a valid local date and time", allowed: allowed)
+        }
+        guard ScenarioDecoder.startYears.contains(civil.year) else {
+            throw value.invalid("the year \(civil.year) is out of range", allowed: allowed)
         }
         return civil
     }
@@ -33,17 +42,17 @@ extension ScenarioDecoder {
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count) else { return nil }
         let date = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
-              let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]) else { return nil }
+        guard date.count == 3, let year = DecimalDigits.unsigned(date[0], width: 4),
+              let month = DecimalDigits.unsigned(date[1], width: 2), let day = DecimalDigits.unsigned(date[2], width: 2) else { return nil }
         var civil = CivilDateTime(year: year, month: month, day: day)
         if parts.count == 2 {
             let time = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard (2...3).contains(time.count), time.allSatisfy({ $0.count == 2 }),
-                  let hour = Int(time[0]), let minute = Int(time[1]) else { return nil }
+            guard (2...3).contains(time.count), let hour = DecimalDigits.unsigned(time[0], width: 2),
+                  let minute = DecimalDigits.unsigned(time[1], width: 2) else { return nil }
             civil.hour = hour
             civil.minute = minute
             if time.count == 3 {
-                guard let second = Int(time[2]) else { return nil }
+                guard let second = DecimalDigits.unsigned(time[2], width: 2) else { return nil }
                 civil.second = second
             }
         }
@@ -56,7 +65,8 @@ extension ScenarioDecoder {
         if text == "Z" { return 0 }
         let characters = Array(text)
         guard characters.count == 6, characters[0] == "+" || characters[0] == "-", characters[3] == ":",
-              let hours = Int(String(characters[1...2])), let minutes = Int(String(characters[4...5])),
+              let hours = DecimalDigits.unsigned(String(characters[1...2]), width: 2),
+              let minutes = DecimalDigits.unsigned(String(characters[4...5]), width: 2),
               minutes < 60 else {
             throw value.invalid("\"\(text)\" is not a UTC offset", allowed: allowed)
         }

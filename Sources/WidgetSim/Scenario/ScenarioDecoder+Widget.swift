@@ -160,7 +160,7 @@ extension ScenarioDecoder {
         var weekdays = Weekday.allCases
         if let list = object.optional("days") {
             weekdays = []
-            for day in try list.array() {
+            for day in try ScenarioDecoder.nonEmpty(list, leaveOut: "every day of the week") {
                 let name = try day.string()
                 guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
                     throw day.invalid("unknown weekday \"\(name)\"", allowed: Weekday.allCases.map { "\"\($0.shortName)\"" }.joined(separator: ", "))

@@ -72,7 +72,7 @@ struct VariantApplier {
         var only: [String]?
         if let list = variant.optional("widgets") {
             only = []
-            for value in try list.array() {
+            for value in try ScenarioDecoder.nonEmpty(list, leaveOut: "every widget") {
                 let id = try value.string()
                 guard widgetIDs.contains(id) else {
                     throw value.invalid("no widget with id \"\(id)\"", allowed: widgetIDs.map { "\"\($0)\"" }.joined(separator: ", "))

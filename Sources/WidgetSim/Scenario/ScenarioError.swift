@@ -4,6 +4,8 @@
 public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileNotFound(file: String, suggestion: String?)
     case unreadable(file: String, reason: String)
+    /// The file is there but cannot be a scenario: too large, or not UTF-8 text (UTF-16, say).
+    case badContents(file: String, reason: String)
     case malformedJSON(file: String, line: Int, column: Int, reason: String)
     case unknownField(file: String, field: String, line: Int, column: Int, suggestion: String?, allowed: [String])
     case missingField(file: String, field: String, line: Int, column: Int)
@@ -18,6 +20,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file): no such scenario file" + (suggestion.map { Suggestion.hint(suggesting: $0, style: .clause, quote: "'") } ?? "")
         case .unreadable(let file, let reason):
             return "\(file): cannot read the file: \(reason)"
+        case .badContents(let file, let reason):
+            return "\(file): \(reason)"
         case .malformedJSON(let file, let line, let column, let reason):
             return "\(file):\(line):\(column): malformed JSON: \(reason)"
         case .unknownField(let file, let field, let line, let column, let suggestion, let allowed):

@@ -38,25 +38,20 @@ public enum ScenarioLoader {
     }
 
     static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .fileNotFound(file: path, suggestion: suggestion(for: path))
-        }
-        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(file: path, reason: "permission denied or not a regular file")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+            bytes = try InputFile.bytes(at: path, limit: maximumFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: "\(error.localizedDescription)")
+            switch error {
+            case .missing: throw .fileNotFound(file: path, suggestion: suggestion(for: path))
+            case .notRegular(_, let kind): throw .unreadable(file: path, reason: "it is \(kind), not a regular file")
+            case .tooLarge:
+                throw .badContents(file: path, reason: "larger than \(InputFile.describe(bytes: maximumFileBytes)), the most a scenario file may be")
+            case .unreadable(_, let reason), .notUTF8(_, let reason): throw .unreadable(file: path, reason: reason)
+            }
         }
-        guard data.count <= maximumFileBytes else {
-            throw .unreadable(file: path, reason: "larger than \(maximumFileBytes / 1024 / 1024) MiB; a scenario is a small JSON file")
-        }
-        return [UInt8](data)
+        if let problem = InputFile.encodingProblem(bytes) { throw .badContents(file: path, reason: problem) }
+        return bytes
     }
 
     /// A file next to `path` whose name is close, for "did you mean".

@@ -24,10 +24,15 @@ struct ValueReader {
     /// in CSV rows and in file names.
     func identifier() throws(ScenarioError) -> String {
         let text = try string()
-        guard !text.isEmpty, text.count <= 100, text.unicodeScalars.allSatisfy(ValueReader.isIdentifierScalar) else {
+        guard ValueReader.isIdentifier(text) else {
             throw invalid("\"\(text)\" is not a usable identifier", allowed: "1 to 100 ASCII letters, digits, '.', '_' and '-'")
         }
         return text
+    }
+
+    /// 1 to 100 ASCII letters, digits, '.', '_' and '-'.
+    static func isIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.count <= 100 && text.unicodeScalars.allSatisfy(isIdentifierScalar)
     }
 
     static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -106,9 +111,9 @@ struct ValueReader {
         let text = try string()
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let allowed = "a local time \"HH:MM\" from \"00:00\" to \"24:00\""
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]),
-              let second = parts.count == 3 ? Int(parts[2]) : 0,
+        guard (2...3).contains(parts.count), let hour = DecimalDigits.unsigned(parts[0], width: 2),
+              let minute = DecimalDigits.unsigned(parts[1], width: 2),
+              let second = parts.count == 3 ? DecimalDigits.unsigned(parts[2], width: 2) : 0,
               (0...24).contains(hour), (0...59).contains(minute), (0...59).contains(second),
               hour < 24 || (minute == 0 && second == 0) else {
             throw invalid("\"\(text)\" is not a clock time", allowed: allowed)

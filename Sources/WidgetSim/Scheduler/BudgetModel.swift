@@ -77,7 +77,7 @@ public protocol BudgetAccounting: Sendable {
     /// The model's promise, as `widgetsim check` audits it from a log: the
     /// budgeted reload just added to `trail` must keep it. Returns what it
     /// breaks, in words, or nil.
-    static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String?
+    static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String?
 }
 
 extension BudgetAccounting {

@@ -60,6 +60,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
     /// Events handled so far (for throughput measurements).
     public internal(set) var eventsProcessed = 0
+    /// What the run may take; the run stops with `stopped` set when it passes them.
+    public var limits = RunLimits()
+    /// Why the run stopped before its end, if it did.
+    public internal(set) var stopped: RunLimitExceeded?
 
     /// Creates a simulator for device `deviceIndex` of `simulation`.
     public init(simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
@@ -163,7 +167,24 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             eventsProcessed += 1
             handle(event.payload)
             _checkInvariants()
+            // Every 1,024 events: one handler schedules at most a few events
+            // per widget, so the queue stays far below its 2^32 bound.
+            if eventsProcessed & 1_023 == 0, let reason = limitReached() {
+                stopped = reason
+                return
+            }
         }
+    }
+
+    /// The limit the run has passed, if any.
+    func limitReached() -> RunLimitExceeded? {
+        if queue.scheduledCount >= limits.guardEventsPerDevice {
+            return RunLimitExceeded(kind: .events, device: setup.id, at: now, limit: limits.guardEventsPerDevice)
+        }
+        if observer.keptBytes > limits.memoryBytes {
+            return RunLimitExceeded(kind: .memory, device: setup.id, at: now, limit: limits.memoryBytes)
+        }
+        return nil
     }
 
     mutating func handle(_ event: DeviceEvent) {

@@ -40,6 +40,24 @@ public struct EventCounts: Equatable, Sendable {
         withheldRequests += record.requests
     }
 
+    /// Adds `other`, or returns false (leaving this unchanged) when a counter would overflow.
+    mutating func addChecked(_ other: EventCounts) -> Bool {
+        var sum = self
+        let pairs: [(WritableKeyPath<EventCounts, Int>, Int)] = [
+            (\.budgetedReloads, other.budgetedReloads), (\.freeReloads, other.freeReloads),
+            (\.withheldRequests, other.withheldRequests), (\.timeouts, other.timeouts),
+            (\.rejectedTimelines, other.rejectedTimelines), (\.views, other.views),
+            (\.staleViews, other.staleViews), (\.stalenessTotal, other.stalenessTotal),
+        ]
+        for (field, value) in pairs {
+            let (result, overflow) = sum[keyPath: field].addingReportingOverflow(value)
+            guard !overflow else { return false }
+            sum[keyPath: field] = result
+        }
+        self = sum
+        return true
+    }
+
     mutating func add(_ other: EventCounts) {
         budgetedReloads += other.budgetedReloads
         freeReloads += other.freeReloads

@@ -13,6 +13,10 @@ public struct ReportCollector: SimulationObserver, Sendable {
     public mutating func reloadWithheld(_ record: WithheldRecord) { withheld.append(record) }
     public mutating func dayStarted(_ record: DayStartRecord) { dayStarts.append(record) }
 
+    public var keptBytes: Int {
+        (reloads.count + views.count + withheld.count + dayStarts.count) * Int(RunEstimate.bytesPerRow)
+    }
+
     /// Orders rows by (time, device), keeping the order of equal keys explicit
     /// rather than trusting the sort to be stable.
     mutating func sortRows() {

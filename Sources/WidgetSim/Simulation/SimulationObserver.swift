@@ -76,4 +76,11 @@ public protocol SimulationObserver {
     mutating func widgetViewed(_ record: ViewRecord)
     mutating func reloadWithheld(_ record: WithheldRecord)
     mutating func dayStarted(_ record: DayStartRecord)
+    /// Bytes of rows kept so far, which `RunLimits.memoryBytes` bounds.
+    var keptBytes: Int { get }
+}
+
+extension SimulationObserver {
+    /// An observer that keeps counters only keeps no rows.
+    public var keptBytes: Int { 0 }
 }

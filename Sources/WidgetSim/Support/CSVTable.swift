@@ -5,91 +5,115 @@ struct CSVFormatError: Error, Equatable, Sendable {
     var message: String
 }
 
-/// A small RFC 4180 reader for report files and logs in the same columns.
-struct CSVTable {
+/// A small RFC 4180 reader for report files and logs in the same columns,
+/// one row at a time.
+///
+/// Promised: it reads UTF-8 bytes in one pass, holds one row at a time, and
+/// stops at a row with more fields than the header, so memory stays bounded
+/// by the longest row whatever the file. Quoted fields may hold commas,
+/// quotes (doubled) and newlines; a carriage return outside quotes is ignored.
+struct CSVReader {
     struct Row {
+        /// The 1-based line the row starts on (the header is line 1).
         var line: Int
         var fields: [String]
     }
+
+    private let bytes: [UInt8]
+    private let header: [String]
+    private var index = 0
+    private var line = 1
+
+    /// A reader of `bytes`, which must start with exactly `header`.
+    init(_ bytes: [UInt8], header: [String]) throws(CSVFormatError) {
+        self.bytes = bytes
+        self.header = header
+        guard let first = try nextRecord(limit: header.count) else {
+            throw CSVFormatError(line: 0, message: "the file is empty; expected the header \(header.joined(separator: ","))")
+        }
+        guard first.fields == header else {
+            throw CSVFormatError(line: 1, message: "unexpected header; expected the columns \(header.joined(separator: ","))")
+        }
+    }
+
+    init(_ text: String, header: [String]) throws(CSVFormatError) {
+        try self.init(Array(text.utf8), header: header)
+    }
+
+    /// The next row, or nil at the end.
+    mutating func next() throws(CSVFormatError) -> Row? {
+        guard let record = try nextRecord(limit: header.count) else { return nil }
+        guard record.fields.count == header.count else {
+            throw CSVFormatError(line: record.line, message: "\(record.fields.count) fields; expected \(header.count) (\(header.joined(separator: ",")))")
+        }
+        return record
+    }
+
+    /// The next record, stopping early once it has more than `limit` fields.
+    private mutating func nextRecord(limit: Int) throws(CSVFormatError) -> Row? {
+        guard index < bytes.count else { return nil }
+        let rowLine = line
+        var fields: [String] = []
+        fields.reserveCapacity(limit)
+        var field: [UInt8] = []
+        var quoted = false
+        var atFieldStart = true
+        func tooMany() -> CSVFormatError {
+            CSVFormatError(line: rowLine, message: "more than \(limit) fields; expected \(limit) (\(header.joined(separator: ",")))")
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if index < bytes.count && bytes[index] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\"") where atFieldStart:
+                quoted = true
+                atFieldStart = false
+            case UInt8(ascii: ","):
+                fields.append(String(decoding: field, as: UTF8.self))
+                guard fields.count <= limit else { throw tooMany() }
+                field.removeAll(keepingCapacity: true)
+                atFieldStart = true
+            case UInt8(ascii: "\r"):
+                continue
+            case UInt8(ascii: "\n"):
+                line += 1
+                fields.append(String(decoding: field, as: UTF8.self))
+                return Row(line: rowLine, fields: fields)
+            default:
+                field.append(byte)
+                atFieldStart = false
+            }
+        }
+        if quoted { throw CSVFormatError(line: rowLine, message: "unterminated quoted field") }
+        if field.isEmpty && fields.isEmpty { return nil }
+        fields.append(String(decoding: field, as: UTF8.self))
+        return Row(line: rowLine, fields: fields)
+    }
+}
+
+/// A whole small CSV file read into rows: `parameters.csv`, say.
+struct CSVTable {
+    typealias Row = CSVReader.Row
 
     var rows: [Row] = []
 
     /// Parses `text`, requiring exactly `header` as its first row.
     init(_ text: String, header: [String]) throws(CSVFormatError) {
-        var records = try CSVTable.records(text)
-        guard let first = records.first else { throw CSVFormatError(line: 0, message: "the file is empty; expected the header \(header.joined(separator: ","))") }
-        guard first.fields == header else {
-            throw CSVFormatError(line: 1, message: "unexpected header; expected the columns \(header.joined(separator: ","))")
-        }
-        records.removeFirst()
-        for record in records where record.fields.count != header.count {
-            throw CSVFormatError(line: record.line, message: "\(record.fields.count) fields; expected \(header.count) (\(header.joined(separator: ",")))")
-        }
-        rows = records
-    }
-
-    static func records(_ text: String) throws(CSVFormatError) -> [Row] {
-        var rows: [Row] = []
-        var fields: [String] = []
-        var field = ""
-        var quoted = false
-        var line = 1
-        var rowLine = 1
-        var atFieldStart = true
-        var scalars = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-        func next() -> Unicode.Scalar? {
-            if let scalar = pending {
-                pending = nil
-                return scalar
-            }
-            return scalars.next()
-        }
-        while let scalar = next() {
-            if quoted {
-                if scalar == "\"" {
-                    if let following = next() {
-                        if following == "\"" { field.unicodeScalars.append("\"") } else {
-                            quoted = false
-                            pending = following
-                        }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
-                }
-                continue
-            }
-            switch scalar {
-            case "\"" where atFieldStart:
-                quoted = true
-                atFieldStart = false
-            case ",":
-                fields.append(field)
-                field = ""
-                atFieldStart = true
-            case "\r":
-                continue
-            case "\n":
-                fields.append(field)
-                rows.append(Row(line: rowLine, fields: fields))
-                fields = []
-                field = ""
-                atFieldStart = true
-                line += 1
-                rowLine = line
-            default:
-                field.unicodeScalars.append(scalar)
-                atFieldStart = false
-            }
-        }
-        if quoted { throw CSVFormatError(line: rowLine, message: "unterminated quoted field") }
-        if !field.isEmpty || !fields.isEmpty {
-            fields.append(field)
-            rows.append(Row(line: rowLine, fields: fields))
-        }
-        return rows
+        var reader = try CSVReader(text, header: header)
+        while let row = try reader.next() { rows.append(row) }
     }
 }

@@ -3,7 +3,7 @@ struct CSVText {
     private(set) var text: String
 
     init(header: [String]) {
-        text = header.joined(separator: ",") + "\n"
+        text = header.map(CSVText.quoted).joined(separator: ",") + "\n"
     }
 
     mutating func append(_ fields: [String]) {

@@ -1,3 +1,4 @@
+import Testing
 @testable import WidgetSim
 
 /// A small world for testing one rule at a time: one device whose user does
@@ -28,8 +29,14 @@ struct Fixture {
             devices: [DeviceSetup(id: "phone", pages: pages, apps: apps, widgets: widgets, script: script)])
     }
 
+    /// Fixtures are small: a run that passes the run limits is a broken test.
     func run() -> ReportCollector {
-        Simulation.run(setup)
+        do {
+            return try Simulation.run(setup)
+        } catch {
+            Issue.record("the fixture's run stopped: \(error)")
+            return ReportCollector()
+        }
     }
 }
 

@@ -27,9 +27,11 @@ struct SVGCanvas {
 
     static func number(_ value: Double) -> String { FixedDecimal.format(value, decimals: 1) }
 
+    /// XML text: markup characters as entities, and control characters (which
+    /// XML 1.0 does not allow) shown as `\u{XX}`.
     static func escaped(_ text: String) -> String {
         var result = ""
-        for character in text {
+        for character in DisplayText.visible(text) {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

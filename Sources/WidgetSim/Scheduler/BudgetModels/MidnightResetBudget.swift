@@ -25,7 +25,7 @@ public struct MidnightResetBudget: BudgetAccounting {
         dayCount += 1
     }
 
-    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
+    public static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
         let today = trail.countSince(trail.latest - trail.latestLocalSecondOfDay)
         guard today > limit else { return nil }
         return "\(today) budgeted reloads since local midnight, over the limit of \(limit)"

@@ -60,7 +60,7 @@ public struct PacedBudget: BudgetAccounting {
         bucket.draw(at: t, capacity: burst, perSecond: perSecond(limit: limit))
     }
 
-    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
+    public static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
         let largest = trail.largestLimitInWindow ?? limit
         let cap = largest + Int(max(1, parameters.pacingBurst))
         if trail.inWindow > cap {
@@ -69,13 +69,11 @@ public struct PacedBudget: BudgetAccounting {
         // The pace at the largest limit in force bounds every stretch that ends now.
         let rate = Double(largest) / Double(max(1, parameters.pacingWindow))
         let burst = max(1, parameters.pacingBurst)
-        var count = 0
-        for start in trail.timesInWindow.reversed() {
-            count += 1
-            let bound = burst + Double(trail.latest - start) * rate
-            if Double(count) > bound + 1e-6 {
-                return "\(count) budgeted reloads from \(start) to \(trail.latest), more than a pacing bucket of \(DurationText.plain(burst)) plus what refilled meanwhile (\(FixedDecimal.format(bound, decimals: 2)))"
-            }
+        trail.recordStretch(rate: rate)
+        let stretch = trail.stretch
+        if stretch.excess > burst + 1e-6 {
+            let bound = Double(stretch.count) - stretch.excess + burst
+            return "\(stretch.count) budgeted reloads from \(stretch.start) to \(trail.latest), more than a pacing bucket of \(DurationText.plain(burst)) plus what refilled meanwhile (\(FixedDecimal.format(bound, decimals: 2)))"
         }
         return nil
     }

@@ -25,7 +25,7 @@ public struct RollingWindowBudget: BudgetAccounting {
 
     public func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {}
 
-    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
+    public static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
         guard trail.inWindow > limit else { return nil }
         return "\(trail.inWindow) budgeted reloads in the 24 h up to \(trail.latest), over the limit of \(limit) (F10)"
     }

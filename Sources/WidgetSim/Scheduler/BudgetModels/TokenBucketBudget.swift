@@ -29,7 +29,7 @@ public struct TokenBucketBudget: BudgetAccounting {
         bucket.draw(at: t, capacity: capacity(limit: limit), perSecond: Double(limit) / Double(Seconds.day))
     }
 
-    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
+    public static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? {
         // A full bucket plus a day's refill bounds any 24 hours, at the
         // largest limit in force during them.
         let windowLimit = trail.largestLimitInWindow ?? limit

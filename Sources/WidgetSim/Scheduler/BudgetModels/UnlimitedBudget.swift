@@ -11,5 +11,5 @@ public struct UnlimitedBudget: BudgetAccounting {
 
     public func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {}
 
-    public static func audit(_ trail: BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? { nil }
+    public static func audit(_ trail: inout BudgetAuditTrail, limit: Int, parameters: SchedulerParameters) -> String? { nil }
 }

@@ -1,0 +1,231 @@
+import Foundation
+
+/// What a run will cost, estimated from the scenario before it starts: the
+/// events its devices will handle and the rows and bytes it will keep. A
+/// run past `RunLimits` is refused with the numbers and the field that
+/// drives them, instead of running for hours or exhausting memory.
+///
+/// Promised: the estimate never reads a random stream and costs microseconds
+/// per widget. It is an upper estimate built from rates (views, sessions,
+/// truth changes, reload requests and the budget's cap on calls), so a run
+/// seldom exceeds it; when one does, `RunLimits` stops the run itself with
+/// an error (see `RunLimitExceeded`).
+public struct RunEstimate: Equatable, Sendable {
+    /// What one source adds, per device and day, and where the scenario sets it.
+    public struct Source: Equatable, Sendable {
+        /// The scenario field that sets the rate, such as
+        /// `devices[0].widgets[2].truth.randomChangesPerDay`.
+        public var field: String
+        public var eventsPerDay: Double
+        public var rowsPerDay: Double
+    }
+
+    /// Devices and days, for messages.
+    public var devices = 0
+    public var days = 0
+    /// Sources of the heaviest device, largest first.
+    public var sources: [Source] = []
+    /// Events the heaviest device handles over the run.
+    public var eventsPerDevice: Double = 0
+    /// Events all devices handle over the run.
+    public var events: Double = 0
+    /// Rows all devices produce over the run (reloads, views, withheld requests, days).
+    public var rows: Double = 0
+    /// Views of widgets over the run, which `compare` keeps per run in flight.
+    public var views: Double = 0
+
+    /// Peak bytes a kept row costs in `simulate`: the record, its copies while
+    /// rows are sorted, its CSV line and its mark in the SVG timeline.
+    /// Measured: 930 bytes a row at the peak of a run of 1.3 million rows.
+    public static let bytesPerRow = 1_000.0
+    /// Bytes `compare` keeps per view (its staleness, for percentiles), per run in flight.
+    public static let bytesPerComparedView = 8.0
+
+    /// The estimate for `setup`: every listed device, or a fleet's template
+    /// (the same for each device, scaled by the number of devices).
+    public init(_ setup: SimulationSetup) {
+        let days = Double(setup.days)
+        self.days = setup.days
+        self.devices = setup.population.count
+        switch setup.population {
+        case .devices(let devices):
+            var heaviest = -1.0
+            for (index, device) in devices.enumerated() {
+                let sources = RunEstimate.sources(device, path: "devices[\(index)]", scheduler: setup.scheduler, days: setup.days)
+                let perDay = sources.reduce(0) { $0 + $1.eventsPerDay }
+                events += perDay * days
+                rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
+                views += RunEstimate.viewRowsPerDay(device) * days
+                if perDay > heaviest {
+                    heaviest = perDay
+                    self.sources = sources
+                    eventsPerDevice = perDay * days
+                }
+            }
+        case .fleet(let fleet):
+            let total = days + Double(fleet.warmUpDays)
+            sources = RunEstimate.sources(fleet.template, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
+            eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
+            events = eventsPerDevice * Double(fleet.deviceCount)
+            rows = 0
+        }
+        sources.sort { $0.eventsPerDay > $1.eventsPerDay }
+    }
+
+    /// Bytes `simulate` keeps.
+    public var simulateBytes: Double { rows * RunEstimate.bytesPerRow }
+
+    /// The field that adds most events (or rows) on the heaviest device, with
+    /// its share, for messages. The same field of several widgets counts as
+    /// one (`widgets[*]`), so a rate set on 200 widgets is named as such.
+    public func heaviestSource(byRows: Bool = false) -> String {
+        let value = { (source: Source) in byRows ? source.rowsPerDay : source.eventsPerDay }
+        var groups: [(field: String, members: [String], total: Double)] = []
+        for source in sources {
+            let generic = RunEstimate.generic(source.field)
+            if let index = groups.firstIndex(where: { $0.field == generic }) {
+                groups[index].members.append(source.field)
+                groups[index].total += value(source)
+            } else {
+                groups.append((generic, [source.field], value(source)))
+            }
+        }
+        guard let first = groups.max(by: { $0.total < $1.total }) else { return "days" }
+        let total = groups.reduce(0) { $0 + $1.total }
+        let share = total > 0 ? Int((100 * first.total / total).rounded()) : 0
+        let name = first.members.count == 1 ? first.members[0] : "\(first.field) (\(first.members.count) widgets)"
+        return "\(name), \(share)% of the \(byRows ? "rows" : "events")"
+    }
+
+    /// `devices[0].widgets[12].truth` as `devices[0].widgets[*].truth`.
+    static func generic(_ field: String) -> String {
+        guard let range = field.range(of: ".widgets[") else { return field }
+        guard let close = field[range.upperBound...].firstIndex(of: "]") else { return field }
+        return field[..<range.upperBound] + "*" + field[close...]
+    }
+
+    /// Bytes `compare` keeps with `threads` runs in flight.
+    public func compareBytes(threads: Int) -> Double {
+        views * RunEstimate.bytesPerComparedView * Double(max(1, threads))
+    }
+
+    // MARK: Rates
+
+    /// Widget views a day: each page view shows every widget on the page.
+    static func viewRowsPerDay(_ device: DeviceSetup) -> Double {
+        device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay }
+    }
+
+    /// Each source of events and rows on one device, per day.
+    static func sources(_ device: DeviceSetup, path: String, scheduler: SchedulerParameters, days: Int) -> [Source] {
+        var sources: [Source] = []
+        func add(_ field: String, events: Double, rows: Double = 0) {
+            guard events > 0 || rows > 0 else { return }
+            if let index = sources.firstIndex(where: { $0.field == field }) {
+                sources[index].eventsPerDay += events
+                sources[index].rowsPerDay += rows
+            } else {
+                sources.append(Source(field: field, eventsPerDay: events, rowsPerDay: rows))
+            }
+        }
+        let widgetCount = Double(device.widgets.count)
+        let user = device.user
+        // The day's start, for the device and for each widget's day row.
+        add("days", events: 1, rows: widgetCount)
+        for (index, page) in device.pages.enumerated() {
+            let onPage = Double(device.widgets.filter { $0.page == index }.count)
+            add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay, rows: page.viewsPerDay * onPage)
+        }
+        // Free reload requests each widget receives a day (F17), by widget.
+        var freeRequests = [Double](repeating: 0, count: device.widgets.count)
+        // Budgeted requests (WidgetCenter, F16) each widget receives a day.
+        var budgetedRequests = [Double](repeating: 0, count: device.widgets.count)
+        for (index, app) in device.apps.enumerated() {
+            let ticks = app.mediaReloadInterval > 0
+                ? app.mediaSessionsPerDay * app.mediaSessionLength.mean / Double(app.mediaReloadInterval) : 0
+            add("\(path).apps[\(index)].sessionsPerDay", events: 2 * app.sessionsPerDay)
+            add("\(path).apps[\(index)].mediaSessionsPerDay", events: 2 * app.mediaSessionsPerDay + ticks)
+            for widget in device.widgets.indices where device.widgets[widget].app == index {
+                freeRequests[widget] += app.sessionsPerDay + ticks
+            }
+        }
+        add("\(path).user.locationChangesPerDay", events: user.locationChangesPerDay)
+        add("\(path).user.systemChangesPerDay", events: user.systemChangesPerDay)
+        for widget in device.widgets.indices {
+            freeRequests[widget] += user.locationChangesPerDay + user.systemChangesPerDay
+        }
+        for (index, widget) in device.widgets.enumerated() {
+            let field = "\(path).widgets[\(index)]"
+            let views = device.pages[widget.page].viewsPerDay
+            freeRequests[index] += views * widget.tapsPerView
+            let truth = widget.truth
+            if let periodic = truth.periodic {
+                add("\(field).truth.changeEvery", events: Double(Seconds.day) / Double(max(1, periodic.period)))
+            }
+            add("\(field).truth.scheduledChanges", events: Double(truth.scheduledChanges.count) / Double(max(1, days)))
+            let random = truth.randomChangesPerDay
+            // A change, its notification, and a request to each widget it
+            // reloads (F16, F19), each of which may be withheld (one row).
+            var reached: [Int] = []
+            switch truth.reaction {
+            case .none:
+                break
+            case .push, .reloadKind:
+                reached = device.widgets.indices.filter { device.widgets[$0].kind == widget.kind && device.widgets[$0].app == widget.app }
+            case .reloadAll:
+                reached = device.widgets.indices.filter { device.widgets[$0].app == widget.app }
+            }
+            for other in reached { budgetedRequests[other] += random }
+            let fanOut = Double(reached.count)
+            add("\(field).truth.randomChangesPerDay",
+                events: random * (reached.isEmpty ? 1 : 2 + 2 * fanOut), rows: random * fanOut)
+        }
+        for action in device.script {
+            switch action.action {
+            case .reloadTimelines(let app, _), .reloadAllTimelines(let app), .push(let app):
+                for widget in device.widgets.indices where device.widgets[widget].app == app {
+                    budgetedRequests[widget] += 1 / Double(max(1, days))
+                }
+            default:
+                break
+            }
+        }
+        add("\(path).script", events: Double(device.script.count) / Double(max(1, days)))
+        for (index, widget) in device.widgets.enumerated() {
+            let field = "\(path).widgets[\(index)]"
+            // Calls: every free request, and budgeted ones up to what the budget
+            // (or, without one, the spacing and the policy) lets through.
+            let policyCalls = Double(Seconds.day) / Double(policyInterval(widget.provider))
+            let budgetedCap = budgetedCallsCap(scheduler, provider: widget.provider)
+            let budgeted = min(budgetedCap, policyCalls + budgetedRequests[index])
+            let repeats = Double(scheduler.extraTimelineCalls.upperBound)
+            let calls = (freeRequests[index] + budgeted) * (1 + repeats)
+            // A call's due event, start and completion, and one row.
+            add("\(field).provider", events: 3 * calls, rows: calls)
+            add("\(field).requests", events: freeRequests[index])
+        }
+        return sources
+    }
+
+    /// The fewest seconds between a configured provider's policy reloads; 1
+    /// for a Swift provider (its policy is its own code).
+    static func policyInterval(_ provider: ProviderSetup) -> Int {
+        guard case .configured(let settings) = provider else { return 1 }
+        switch settings.policy {
+        case .never: return Int.max / 2
+        case .after(let interval): return max(1, interval)
+        case .atEnd:
+            let last = settings.entryOffsets?.last ?? (settings.entryCount - 1) * settings.entrySpacing
+            return max(1, min(last, max(1, settings.retryAfterFailure)))
+        }
+    }
+
+    /// The most budgeted calls a widget can make a day: the budget at its
+    /// learning peak, or without a budget one per spacing (one a second at 0).
+    static func budgetedCallsCap(_ scheduler: SchedulerParameters, provider: ProviderSetup) -> Double {
+        let spacingCap = Double(Seconds.day) / Double(max(1, scheduler.minimumSpacing))
+        guard scheduler.budgetModel.imposesLimit else { return spacingCap }
+        let peak = Double(scheduler.dailyBudgetMax) * scheduler.learningMultiplier + scheduler.pacingBurst + 1
+        return min(spacingCap, peak) + (scheduler.pushBudget == .separate ? Double(scheduler.pushDailyBudget) : 0)
+    }
+}

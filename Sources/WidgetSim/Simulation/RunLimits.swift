@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The most work and memory one run may take, so that no scenario can run
+/// for hours, exhaust memory, or reach the event queue's 2^32-event bound.
+///
+/// Promised: a run is first judged by its `RunEstimate` and refused before it
+/// starts when the estimate passes `maximumEventsPerDevice`,
+/// `maximumEventsPerRun` (simulate and compare) or `memoryBytes`. The
+/// simulator also stops by itself, with `RunLimitExceeded`, when a device
+/// schedules `guardEventsPerDevice` events or the rows it keeps pass
+/// `memoryBytes`, so a run whose estimate was too low still ends with an
+/// error, not a crash.
+public struct RunLimits: Equatable, Sendable {
+    /// Events one device may be estimated to handle: a year of a busy phone
+    /// with a dozen widgets is about 10 million.
+    public static let maximumEventsPerDevice = 400_000_000.0
+    /// Events one `simulate` run, or one replication of `compare`, may be
+    /// estimated to handle in all (a few minutes).
+    public static let maximumEventsPerRun = 1_000_000_000.0
+
+    /// Events one device may schedule before the simulator stops it: well
+    /// above the estimate's limit, and far below the queue's 2^32.
+    public var guardEventsPerDevice = 1 << 30
+    /// Bytes of rows an observer may keep before the simulator stops.
+    public var memoryBytes = RunLimits.memoryLimitBytes
+
+    public init() {}
+
+    /// The most a run may plan to keep: half the memory the process may use
+    /// (the machine's, or less under `ulimit -v`), at most 8 GiB.
+    public static let memoryLimitBytes: Int = {
+        var limit = min(Int(clamping: ProcessInfo.processInfo.physicalMemory) / 2, 8 << 30)
+        var bound = rlimit()
+        if getrlimit(resourceLimitAddressSpace, &bound) == 0 {
+            // Unlimited is the largest value, which leaves the limit as it is.
+            limit = min(limit, Int(clamping: bound.rlim_cur) / 2)
+        }
+        return max(limit, 64 << 20)
+    }()
+
+    #if canImport(Glibc)
+    private static let resourceLimitAddressSpace = __rlimit_resource_t(RLIMIT_AS.rawValue)
+    #else
+    private static let resourceLimitAddressSpace = RLIMIT_AS
+    #endif
+
+    /// Why `estimate` may not run as `command` ("simulate", "compare" or
+    /// "fleet"), with the numbers and the field to change; nil when it may.
+    public static func refusal(_ estimate: RunEstimate, command: String, threads: Int = 1) -> String? {
+        let size = "\(estimate.devices) device(s) × \(estimate.days) days"
+        if estimate.eventsPerDevice > maximumEventsPerDevice {
+            return "one device would handle about \(count(estimate.eventsPerDevice)) events in \(estimate.days) days, more than the \(count(maximumEventsPerDevice)) one device may; most come from \(estimate.heaviestSource()); lower it, or the days"
+        }
+        if command != "fleet" && estimate.events > maximumEventsPerRun {
+            return "the run would handle about \(count(estimate.events)) events (\(size)), more than the \(count(maximumEventsPerRun)) one run may; lower the devices or days, or the largest source, \(estimate.heaviestSource())"
+        }
+        let bytes: Double
+        switch command {
+        case "simulate": bytes = estimate.simulateBytes
+        case "compare": bytes = estimate.compareBytes(threads: threads)
+        default: bytes = 0
+        }
+        if bytes > Double(memoryLimitBytes) {
+            let kept = command == "compare" ? "views (\(size), \(threads) runs at a time)" : "rows (\(size))"
+            return "the run would keep about \(gib(bytes)) GiB of \(kept); the limit on this machine is \(gib(Double(memoryLimitBytes))) GiB (half the memory it may use, at most 8 GiB). Lower the devices or days, or the largest source, \(estimate.heaviestSource(byRows: true)); or describe the population as a fleet (widgetsim fleet), which keeps no rows"
+        }
+        return nil
+    }
+
+    /// "1.2 million", "3.4 billion", "12,345".
+    public static func count(_ value: Double) -> String {
+        func scaled(_ unit: Double, _ name: String) -> String {
+            let text = FixedDecimal.format(value / unit, decimals: 1)
+            return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " " + name
+        }
+        if value >= 1e9 { return scaled(1e9, "billion") }
+        if value >= 1e6 { return scaled(1e6, "million") }
+        return String(Int(value.rounded()))
+    }
+
+    static func gib(_ bytes: Double) -> String { FixedDecimal.format(bytes / 1_073_741_824, decimals: 1) }
+}
+
+/// A run stopped by `RunLimits` before its end.
+public struct RunLimitExceeded: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case events
+        case memory
+    }
+
+    public var kind: Kind
+    public var device: String
+    /// The simulated instant at which the run stopped.
+    public var at: SimTime
+    public var limit: Int
+
+    public var description: String {
+        let when = "on day \(at / Seconds.day + 1) of the run"
+        switch kind {
+        case .events:
+            return "the run stopped: device '\(device)' scheduled more than \(RunLimits.count(Double(limit))) events \(when), the most one device may. The scenario asks for more work than its estimate showed; lower its rates (truth changes, views, reload requests), days or widgets"
+        case .memory:
+            return "the run stopped: its rows passed \(RunLimits.gib(Double(limit))) GiB \(when), the most this machine allows. Lower the scenario's rates, days or devices, or run it as a fleet (widgetsim fleet), which keeps no rows"
+        }
+    }
+}

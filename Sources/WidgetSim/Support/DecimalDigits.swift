@@ -1,0 +1,37 @@
+/// Strict reading of numbers written as plain decimal digits.
+///
+/// `Int("+7")` and `Int("-0")` succeed, so a clock time "+7:00" or an offset
+/// "+-1:00" would slip through a parser built on them. These accept only
+/// ASCII digits (and, for the signed form, one leading minus), and return nil
+/// on overflow instead of trapping.
+public enum DecimalDigits {
+    /// The value of `text` when it is 1 or more ASCII digits and, when
+    /// `width` is given, exactly that many.
+    public static func unsigned(_ text: some StringProtocol, width: Int? = nil) -> Int? {
+        var value = 0
+        var count = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflow1 && !overflow2 else { return nil }
+            value = next
+            count += 1
+        }
+        guard count > 0, width == nil || count == width else { return nil }
+        return value
+    }
+
+    /// The value of `text` when it is an optional "-" and then 1 or more ASCII digits.
+    public static func signed(_ text: some StringProtocol) -> Int? {
+        guard text.utf8.first == 0x2D else { return unsigned(text) }
+        guard let magnitude = unsigned(text.dropFirst()) else { return nil }
+        return -magnitude
+    }
+
+    /// The value of `text` read by `signed`, when it lies in `range`.
+    public static func signed(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
+        guard let value = signed(text), range.contains(value) else { return nil }
+        return value
+    }
+}

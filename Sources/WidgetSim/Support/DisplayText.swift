@@ -1,0 +1,44 @@
+/// Text from a scenario or a partial file made safe to show: in markdown
+/// reports and on a terminal.
+///
+/// Promised: control characters (C0, DEL, C1) and the Unicode controls that
+/// reorder text (bidirectional overrides and isolates) never pass through:
+/// each is shown as `\u{1B}`, so an escape sequence in a scenario's
+/// description cannot recolour a terminal or hide text in a report. Printable
+/// text, in any script, passes unchanged.
+public enum DisplayText {
+    /// `text` with every control character shown as `\u{XX}`; a newline is
+    /// kept when `keepingNewlines` (text that spans lines on purpose).
+    public static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && !(keepingNewlines && scalar == "\n") {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Text for one line (of a listing, or of markdown such as a quote):
+    /// visible, with line breaks as spaces so it cannot end the block it is in.
+    public static func singleLine(_ text: String) -> String {
+        visible(text.replacing("\r\n", with: " ").replacing("\n", with: " "))
+    }
+
+    /// Text for a markdown table cell: one line, with `|` escaped so it
+    /// cannot split the cell.
+    public static func markdownCell(_ text: String) -> String {
+        singleLine(text).replacing("|", with: "\\|")
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+}

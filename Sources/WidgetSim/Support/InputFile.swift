@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why an input file could not be read, in plain words.
+public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case missing(path: String)
+    case notRegular(path: String, kind: String)
+    case tooLarge(path: String, limit: Int)
+    case unreadable(path: String, reason: String)
+    case notUTF8(path: String, reason: String)
+
+    public var description: String { "\(path): \(reason)" }
+
+    /// The file concerned.
+    public var path: String {
+        switch self {
+        case .missing(let path), .notRegular(let path, _), .tooLarge(let path, _), .unreadable(let path, _), .notUTF8(let path, _): return path
+        }
+    }
+
+    /// True when the file is there but its contents are not acceptable
+    /// (too large, not UTF-8): bad data (exit 65) rather than no input (66).
+    public var isDataError: Bool {
+        switch self {
+        case .tooLarge, .notUTF8: return true
+        case .missing, .notRegular, .unreadable: return false
+        }
+    }
+
+    /// What is wrong, in plain words, without the path.
+    public var reason: String {
+        switch self {
+        case .missing: return "no such file"
+        case .notRegular(_, let kind): return "\(kind), not a regular file; give the path of a file"
+        case .tooLarge(_, let limit): return "larger than \(InputFile.describe(bytes: limit)), the most this input may be"
+        case .unreadable(_, let reason): return "cannot read the file: \(reason)"
+        case .notUTF8(_, let reason): return reason
+        }
+    }
+}
+
+/// Reads input files safely: only regular files, at most a given size, and
+/// never waiting on a pipe or a device.
+///
+/// Promised: a FIFO, a socket, a device or a directory is refused at once
+/// (the file is opened without blocking and checked with `fstat`, so a path
+/// that changes between the check and the read cannot slip through); at most
+/// `limit + 1` bytes are ever read; the error says what is wrong in plain
+/// words (a missing file, permission denied, a directory, UTF-16 text).
+public enum InputFile {
+    /// The bytes of the regular file at `path`, at most `limit` of them.
+    public static func bytes(at path: String, limit: Int) throws(InputFileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .missing(path: path) }
+            throw .unreadable(path: path, reason: plainReason(code))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: plainReason(errno)) }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else { throw .notRegular(path: path, kind: kindName(type)) }
+        guard Int(status.st_size) <= limit else { throw .tooLarge(path: path, limit: limit) }
+        // Back to blocking reads: a regular file never blocks for long.
+        _ = fcntl(descriptor, F_SETFL, 0)
+        var bytes = [UInt8](repeating: 0, count: min(limit, Int(status.st_size)) + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: plainReason(errno))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        // The file may have grown since fstat: never accept more than the limit.
+        guard filled <= limit else { throw .tooLarge(path: path, limit: limit) }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// The UTF-8 text of the regular file at `path`, at most `limit` bytes.
+    /// UTF-16 and other non-UTF-8 text is refused with a message that says so.
+    public static func text(at path: String, limit: Int) throws(InputFileError) -> String {
+        let bytes = try bytes(at: path, limit: limit)
+        if let problem = encodingProblem(bytes) { throw .notUTF8(path: path, reason: problem) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Nil for UTF-8 text; otherwise what is wrong with the bytes, in words.
+    public static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
+        }
+        if bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0) {
+            return "the file holds zero bytes, as UTF-16 text does; save it as UTF-8"
+        }
+        if String(validating: bytes, as: UTF8.self) == nil {
+            return "the file is not UTF-8 text"
+        }
+        return nil
+    }
+
+    static func kindName(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The system's reason, in plain words for the usual cases.
+    static func plainReason(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: return "permission denied"
+        case EISDIR: return "it is a directory"
+        case ELOOP: return "too many symbolic links"
+        case ENAMETOOLONG: return "the path is too long"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    /// "16 MiB", "512 KiB", "300 bytes".
+    public static func describe(bytes: Int) -> String {
+        if bytes >= 1_048_576 && bytes % 1_048_576 == 0 { return "\(bytes / 1_048_576) MiB" }
+        if bytes >= 1_024 && bytes % 1_024 == 0 { return "\(bytes / 1_024) KiB" }
+        return "\(bytes) bytes"
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// Every input is read within documented limits, in linear time, and no
+/// number read can make arithmetic trap: an attacker's file gets an error,
+/// never a crash, a hang or an exhausted machine.
+@Suite("Input limits")
+struct InputLimitTests {
+    static func parseError(_ text: String) -> String? {
+        do {
+            _ = try JSONParser.parse(Array(text.utf8))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    // MARK: JSON
+
+    @Test func anArrayPastTheLimitIsAnError() {
+        let text = "[" + Array(repeating: "0", count: JSONParser.maximumArrayCount + 1).joined(separator: ",") + "]"
+        #expect(Self.parseError(text)?.contains("an array of more than \(JSONParser.maximumArrayCount) values") == true)
+        let fits = "[" + Array(repeating: "0", count: JSONParser.maximumArrayCount).joined(separator: ",") + "]"
+        #expect(Self.parseError(fits) == nil)
+    }
+
+    @Test func anObjectPastTheLimitIsAnError() {
+        let text = "{" + (0...JSONParser.maximumObjectMembers).map { "\"k\($0)\":0" }.joined(separator: ",") + "}"
+        #expect(Self.parseError(text)?.contains("an object with more than \(JSONParser.maximumObjectMembers) fields") == true)
+    }
+
+    @Test func aDuplicateKeyIsFoundInALargeObject() {
+        let keys = (0..<5_000).map { "\"k\($0)\":0" } + ["\"k4321\":1"]
+        #expect(Self.parseError("{" + keys.joined(separator: ",") + "}")?.contains("duplicate field \"k4321\"") == true)
+    }
+
+    @Test func aStringPastTheLimitIsAnError() {
+        let text = "\"" + String(repeating: "a", count: JSONParser.maximumStringBytes + 1) + "\""
+        #expect(Self.parseError(text)?.contains("a string longer than \(JSONParser.maximumStringBytes) bytes") == true)
+    }
+
+    @Test func nestingPastTheLimitIsAnError() {
+        let text = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
+        #expect(Self.parseError(text) != nil)
+    }
+
+    // MARK: Files
+
+    @Test func aNamedPipeIsRefusedAtOnce() throws {
+        let directory = Paths.temporaryDirectory("fifo")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("pipe.json").path
+        #expect(mkfifo(path, 0o600) == 0)
+        // Nobody writes to the pipe: a blocking open would never return.
+        #expect(throws: InputFileError.notRegular(path: path, kind: "a named pipe (FIFO)")) {
+            _ = try InputFile.bytes(at: path, limit: 1_024)
+        }
+    }
+
+    @Test func aDirectoryAMissingFileAndALargeFileAreRefusedInPlainWords() throws {
+        let directory = Paths.temporaryDirectory("files")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: InputFileError.notRegular(path: directory.path, kind: "a directory")) {
+            _ = try InputFile.bytes(at: directory.path, limit: 1_024)
+        }
+        let missing = directory.appendingPathComponent("missing").path
+        #expect(throws: InputFileError.missing(path: missing)) { _ = try InputFile.bytes(at: missing, limit: 1_024) }
+        let large = directory.appendingPathComponent("large")
+        try Data(repeating: 32, count: 1_025).write(to: large)
+        #expect(throws: InputFileError.tooLarge(path: large.path, limit: 1_024)) { _ = try InputFile.bytes(at: large.path, limit: 1_024) }
+        #expect(try InputFile.bytes(at: large.path, limit: 1_025).count == 1_025)
+    }
+
+    @Test func utf16TextIsNamedAsSuch() {
+        #expect(InputFile.encodingProblem([0xFF, 0xFE, 0x7B, 0x00])?.contains("UTF-16") == true)
+        #expect(InputFile.encodingProblem([0x7B, 0x00, 0x7D, 0x00])?.contains("UTF-16") == true)
+        #expect(InputFile.encodingProblem([0xC3, 0x28]) == "the file is not UTF-8 text")
+        #expect(InputFile.encodingProblem(Array("{\"name\": \"é\"}".utf8)) == nil)
+    }
+
+    // MARK: Numbers
+
+    @Test func digitsAreReadStrictly() {
+        #expect(DecimalDigits.unsigned("07", width: 2) == 7)
+        #expect(DecimalDigits.unsigned("+7") == nil)
+        #expect(DecimalDigits.unsigned("7", width: 2) == nil)
+        #expect(DecimalDigits.unsigned("") == nil)
+        #expect(DecimalDigits.unsigned("9223372036854775807") == Int.max)
+        #expect(DecimalDigits.unsigned("9223372036854775808") == nil)
+        #expect(DecimalDigits.signed("-12") == -12)
+        #expect(DecimalDigits.signed("--1") == nil)
+        #expect(DecimalDigits.signed("-9223372036854775808") == nil)
+        #expect(DecimalDigits.signed("5", in: 0...4) == nil)
+    }
+
+    @Test func offsetsClockTimesAndStartDatesAreParsedStrictly() {
+        func error(_ top: String = "", user: String = "") -> ScenarioError? {
+            let text = """
+                { "name": "t",\(top) "devices": [ { "id": "p",\(user) "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } ] }
+                """
+            do {
+                _ = try ScenarioLoader.decode(text, file: "t.json")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(error(#" "utcOffset": "+-1:00","#) != nil)
+        #expect(error(#" "utcOffset": "+01:00","#) == nil)
+        #expect(error(user: #" "user": { "wake": "+7:00" },"#) != nil)
+        #expect(error(user: #" "user": { "wake": "07:00" },"#) == nil)
+        #expect(error(#" "start": "0026-03-02","#) != nil)
+        #expect(error(#" "start": "2026-+3-02","#) != nil)
+        #expect(error(#" "start": "2999-12-31","#) == nil)
+        #expect(error(#" "start": "3000-01-01","#) != nil)
+    }
+
+    @Test func emptyListsThatMeanNothingAreRefused() throws {
+        let fleet = try String(contentsOfFile: Paths.scenario("fleet-weather"), encoding: .utf8)
+        func fleetError(_ sets: String) -> String? {
+            guard let range = fleet.range(of: #""widgetSets""#) else { return "no widgetSets in fleet-weather" }
+            // Replace the whole widgetSets value: from the key to the end of its array.
+            let afterKey = fleet[range.upperBound...]
+            guard let open = afterKey.firstIndex(of: "[") else { return "malformed" }
+            var depth = 0
+            var close = open
+            for index in afterKey[open...].indices {
+                if afterKey[index] == "[" { depth += 1 }
+                if afterKey[index] == "]" { depth -= 1 }
+                if depth == 0 { close = index; break }
+            }
+            let text = String(fleet[..<open]) + sets + String(fleet[fleet.index(after: close)...])
+            do {
+                _ = try ScenarioLoader.decode(text, file: "f.json")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(fleetError("[]")?.contains("the list is empty") == true)
+        #expect(fleetError(#"[ { "widgets": [] } ]"#)?.contains("the list is empty") == true)
+        #expect(fleetError(#"[ { "widgets": ["forecast"], "weight": 0 } ]"#)?.contains("every weight is 0") == true)
+    }
+}

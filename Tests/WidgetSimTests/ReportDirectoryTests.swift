@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// Where reports go: a symbolic link is followed and stays a link, a path
+/// that cannot hold reports is refused before any work, and what killed runs
+/// left behind is removed by the next run, and only that.
+@Suite("Report directory", .serialized)
+struct ReportDirectoryTests {
+    static let files = [ReportFile(name: "summary.md", contents: "new\n")]
+
+    static func hidden(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.sorted()
+    }
+
+    /// The id of a process that has exited.
+    static func deadProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func aSymlinkedDirectoryIsFollowedAndStaysALink() throws {
+        let directory = Paths.temporaryDirectory("link")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let real = directory.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try "old\n".write(to: real.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
+        let link = directory.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        try ReportDirectory.write(Self.files, to: link.path)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(try String(contentsOf: real.appendingPathComponent("summary.md"), encoding: .utf8) == "new\n")
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
+    @Test func aFileOrADanglingLinkIsRefusedBeforeAnyWork() throws {
+        let directory = Paths.temporaryDirectory("refuse")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try "mine".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: ReportWriteError.cannotCreate(path: file.path, reason: "it is a file, not a directory")) {
+            try ReportDirectory.checkDestination(file.path)
+        }
+        let dangling = directory.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: directory.appendingPathComponent("nowhere").path)
+        #expect(throws: ReportWriteError.self) { try ReportDirectory.checkDestination(dangling.path) }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
+    }
+
+    @Test func theNextRunRemovesWhatAKilledRunLeftBehind() throws {
+        let directory = Paths.temporaryDirectory("leftovers")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dead = try Self.deadProcessID()
+        // What a run killed while writing leaves: its marker and its staging directory.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(".out.tmp-\(dead)-1"), withIntermediateDirectories: true)
+        try "half".write(to: directory.appendingPathComponent(".out.tmp-\(dead)-1/summary.md"), atomically: true, encoding: .utf8)
+        try "widgetsim \(dead)\n".write(to: directory.appendingPathComponent(".out.widgetsim-run-\(dead)-1"), atomically: true, encoding: .utf8)
+        // A live run's, and a stranger's hidden file, stay.
+        let live = getppid()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(".out.tmp-\(live)-1"), withIntermediateDirectories: true)
+        try "widgetsim \(live)\n".write(to: directory.appendingPathComponent(".out.widgetsim-run-\(live)-1"), atomically: true, encoding: .utf8)
+        try "mine".write(to: directory.appendingPathComponent(".out.tmp-notes"), atomically: true, encoding: .utf8)
+        try ReportDirectory.write(Self.files, to: directory.appendingPathComponent("out").path)
+        #expect(try Self.hidden(in: directory) == [".out.tmp-\(live)-1", ".out.tmp-notes", ".out.widgetsim-run-\(live)-1"])
+    }
+
+    /// A run killed between the two renames of the fallback swap leaves the
+    /// old reports set aside and no directory: the next run puts them back first.
+    @Test func oldReportsSetAsideByAKilledRunGoBack() throws {
+        let directory = Paths.temporaryDirectory("retired")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dead = try Self.deadProcessID()
+        let retired = directory.appendingPathComponent(".out.old-\(dead)-1")
+        try FileManager.default.createDirectory(at: retired, withIntermediateDirectories: true)
+        try "old\n".write(to: retired.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        try "old\n".write(to: retired.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
+        try "widgetsim \(dead)\n".write(to: directory.appendingPathComponent(".out.widgetsim-run-\(dead)-1"), atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        try ReportDirectory.write(Self.files, to: out.path)
+        // The old directory came back, and this run's reports replaced its files (keeping the others).
+        #expect(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8) == "old\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8) == "new\n")
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
+    @Test func aPartialFileIsWrittenWholeAndLeavesNothingBeside() throws {
+        let directory = Paths.temporaryDirectory("partial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("part.txt").path
+        try ReportDirectory.writeFile("one\n", to: path)
+        try ReportDirectory.writeFile("two\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two\n")
+        #expect(try Self.hidden(in: directory) == [])
+        #expect(throws: ReportWriteError.self) { try ReportDirectory.writeFile("x", to: directory.path) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// What `validate` accepts, a run finishes: the estimate refuses a run past
+/// the limits before it starts, and a run that passes them anyway stops
+/// with an error instead of crashing or exhausting the machine.
+@Suite("Run limits")
+struct RunLimitTests {
+    static func weather(days: Int = 2) throws -> SimulationSetup {
+        var setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
+        setup.days = days
+        return setup
+    }
+
+    @Test func aDeviceThatSchedulesMoreEventsThanTheGuardStopsWithAnError() throws {
+        var limits = RunLimits()
+        limits.guardEventsPerDevice = 2_000
+        #expect(throws: RunLimitExceeded.self) { _ = try Simulation.run(try Self.weather(days: 30), limits: limits) }
+        let setup = try Self.weather(days: 30)
+        do throws(RunLimitExceeded) {
+            _ = try Simulation.run(setup, limits: limits)
+        } catch {
+            #expect(error.kind == .events && error.device == "phone" && error.limit == 2_000)
+            #expect(error.description.contains("scheduled more than 2000 events"))
+        }
+    }
+
+    @Test func aRunWhoseRowsPassTheMemoryLimitStopsWithAnError() throws {
+        var limits = RunLimits()
+        limits.memoryBytes = 200_000
+        let setup = try Self.weather(days: 30)
+        do throws(RunLimitExceeded) {
+            _ = try Simulation.run(setup, limits: limits)
+            Issue.record("the run did not stop")
+        } catch {
+            #expect(error.kind == .memory)
+        }
+    }
+
+    @Test func aRunWithinTheLimitsIsUnchangedByThem() throws {
+        let setup = try Self.weather()
+        var generous = RunLimits()
+        generous.guardEventsPerDevice = 1 << 40
+        let a = ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
+        let b = ReportWriter(setup: setup, collector: try Simulation.run(setup, limits: generous)).files()
+        #expect(a == b)
+    }
+
+    @Test func theEstimateRefusesARunPastTheLimitsAndNamesTheField() throws {
+        var setup = try Self.weather(days: 366)
+        let template = setup.devices[0].widgets[0]
+        setup.population = .devices([{
+            var device = setup.devices[0]
+            device.widgets = (0..<20).map { index in
+                var widget = template
+                widget.id = "w\(index)"
+                widget.truth.randomChangesPerDay = 10_000
+                widget.truth.reaction = .reloadAll
+                return widget
+            }
+            return device
+        }()])
+        let refusal = try #require(RunLimits.refusal(RunEstimate(setup), command: "simulate"))
+        #expect(refusal.contains("devices[0].widgets[*].truth.randomChangesPerDay (20 widgets)"))
+    }
+
+    @Test(arguments: GoldenReportTests.scenarioNames)
+    func everyShippedScenarioIsWithinTheLimits(scenario: String) throws {
+        let document = try ScenarioLoader.loadDocument(path: Paths.scenario(scenario))
+        for variant in document.all {
+            #expect(RunLimits.refusal(RunEstimate(variant.setup), command: variant.setup.fleet == nil ? "simulate" : "fleet") == nil)
+        }
+    }
+
+    /// The estimate is an upper estimate: no shipped scenario handles more
+    /// events or keeps more rows than it says.
+    @Test(arguments: GoldenReportTests.scenarioNames.filter { $0 != "fleet-weather" })
+    func theEstimateBoundsWhatAShippedScenarioDoes(scenario: String) throws {
+        let setup = try ScenarioLoader.load(path: Paths.scenario(scenario))
+        var events = 0
+        let collector = try Simulation.run(setup, devices: 0..<setup.population.count, observer: ReportCollector()) { _, _, handled in
+            events += handled
+        }
+        let rows = collector.reloads.count + collector.views.count + collector.withheld.count + collector.dayStarts.count
+        let estimate = RunEstimate(setup)
+        #expect(Double(events) <= estimate.events, "\(events) events, estimated \(estimate.events)")
+        #expect(Double(rows) <= estimate.rows, "\(rows) rows, estimated \(estimate.rows)")
+    }
+}
