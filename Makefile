@@ -5,6 +5,9 @@
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
 #   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
+#   make chaos [INTERRUPTIONS=1000] [SEED=n]          interrupt release runs with SIGINT/TERM/KILL at random instants: the report
+#                                                     directory must be the old or the new one, nothing left (not part of make test);
+#                                                     ONLY=i [DURATION=s] replays one iteration, CHAOS_ARGS passes other options
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
@@ -13,12 +16,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz docs clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz chaos docs clean help
 
 all: build
 
 help:
-	@sed -n '2,11p' Makefile
+	@sed -n '2,13p' Makefile
 
 build:
 	$(SWIFT) build
@@ -60,6 +63,15 @@ fuzz:
 	$(SWIFT) build -c release -Xswiftc -DWIDGETSIM_INTERNAL_CHECKS --scratch-path .build-fuzz --product widgetsim-fuzz
 	.build-fuzz/release/widgetsim-fuzz $(if $(SEED),--seed $(SEED) --keep fuzz-$(SEED),--seeds $(SEEDS))
 
+# Interrupts the release build's runs (it is what users run) a thousand
+# times; a failure prints the line that replays it and keeps its evidence in
+# .chaos/failures/. `make test` runs a short campaign of the same (ChaosTests).
+INTERRUPTIONS ?= 1000
+chaos: release
+	$(SWIFT) build -c release --product widgetsim-chaos
+	.build/release/widgetsim-chaos --binary $(RELEASE_BIN) --interruptions $(INTERRUPTIONS) $(if $(SEED),--seed $(SEED)) \
+		$(if $(ONLY),--only $(ONLY)) $(if $(DURATION),--duration $(DURATION)) $(CHAOS_ARGS)
+
 # Recording fails on purpose (so it never passes unnoticed); the second run verifies.
 golden: build
 	-WIDGETSIM_RECORD_GOLDEN=1 $(SWIFT) test --filter GoldenReportTests
@@ -76,4 +88,4 @@ docs:
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
-	rm -rf .build .build-fuzz .shards
+	rm -rf .build .build-fuzz .shards .chaos

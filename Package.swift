@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "widgetsim", targets: ["widgetsim"]),
         .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
         .executable(name: "widgetsim-fuzz", targets: ["WidgetSimFuzz"]),
+        .executable(name: "widgetsim-chaos", targets: ["WidgetSimChaos"]),
     ],
     targets: [
         // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
@@ -30,7 +31,12 @@ let package = Package(
         .executableTarget(name: "WidgetSimBench", dependencies: ["WidgetSim"]),
         // `make fuzz`: random scenarios by the hundred thousand; never run by `make test`.
         .executableTarget(name: "WidgetSimFuzz", dependencies: ["WidgetSim"]),
-        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI"]),
+        // `make chaos`: real runs interrupted at random instants by SIGINT,
+        // SIGTERM and SIGKILL, each checked; never run by `make test`, which
+        // runs a short campaign from the same kit (ChaosTests).
+        .target(name: "WidgetSimChaosKit", dependencies: ["WidgetSim"]),
+        .executableTarget(name: "WidgetSimChaos", dependencies: ["WidgetSimChaosKit"]),
+        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI", "WidgetSimChaosKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
