@@ -55,6 +55,9 @@ enum ScenarioOptions {
         name: "threads", short: nil, valueName: "n", help: "Worker threads (default: all cores); results do not depend on it.")
     static let out = OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>).")
     static let quiet = OptionSpec(name: "quiet", short: "q", valueName: nil, help: "Print nothing but errors.")
+    static let parameters = OptionSpec(
+        name: "parameters", short: nil, valueName: "file",
+        help: "Merge this parameters file's scheduler settings (from 'widgetsim calibrate', say) into the scenario's.")
 }
 
 /// Finds and loads a scenario given as a name or a path.
@@ -74,13 +77,23 @@ struct ScenarioReference {
         return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
     }
 
-    func load() throws(CommandError) -> SimulationSetup {
-        try loadDocument().base
+    func load(parameters: String? = nil) throws(CommandError) -> SimulationSetup {
+        try loadDocument(parameters: parameters).base
     }
 
-    func loadDocument() throws(CommandError) -> ScenarioDocument {
+    /// The scenario with its variants, and `parameters` (a parameters file's
+    /// path) merged into its scheduler.
+    func loadDocument(parameters: String? = nil) throws(CommandError) -> ScenarioDocument {
+        var file: ParametersFile?
+        if let parameters {
+            do {
+                file = try ParametersFile.load(path: parameters)
+            } catch {
+                throw CommandError(error.description, code: Self.exitCode(for: error))
+            }
+        }
         do {
-            return try ScenarioLoader.loadDocument(path: path)
+            return try ScenarioLoader.loadDocument(path: path, parameters: file)
         } catch {
             if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.

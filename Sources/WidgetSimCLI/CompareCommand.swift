@@ -14,6 +14,7 @@ struct CompareCommand: Command {
         ScenarioOptions.days,
         ScenarioOptions.threads,
         ScenarioOptions.out,
+        ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
     ]
@@ -33,6 +34,7 @@ struct CompareCommand: Command {
     var threads: Int?
     var outputDirectory: String
     var quiet: Bool
+    var parameters: String?
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments)
@@ -57,10 +59,11 @@ struct CompareCommand: Command {
         threads = try arguments.integer("threads", in: 1...256)
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
+        parameters = arguments.value("parameters")
     }
 
     func run(console: Console) throws(CommandError) {
-        var document = try scenario.loadDocument()
+        var document = try scenario.loadDocument(parameters: parameters)
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }

@@ -14,6 +14,7 @@ struct FleetCommand: Command {
         OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
         OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report."),
         ScenarioOptions.out,
+        ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
     ]
@@ -33,6 +34,7 @@ struct FleetCommand: Command {
     var days: Int?
     var threads: Int?
     var shard: FleetRun.Shard
+    var parameters: String?
     var partial: String?
     var outputDirectory: String
     var quiet: Bool
@@ -56,12 +58,13 @@ struct FleetCommand: Command {
             }
         }
         partial = arguments.value("partial")
+        parameters = arguments.value("parameters")
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
     }
 
     func run(console: Console) throws(CommandError) {
-        var document = try scenario.loadDocument()
+        var document = try scenario.loadDocument(parameters: parameters)
         guard document.base.fleet != nil else {
             throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)'", code: .usage)
         }

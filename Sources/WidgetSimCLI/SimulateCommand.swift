@@ -10,6 +10,8 @@ struct SimulateCommand: Command {
         ScenarioOptions.days,
         ScenarioOptions.out,
         OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
+        ScenarioOptions.parameters,
+        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Also write what the simulated phone would have logged, in the device log format (see 'widgetsim help calibrate')."),
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
     ]
@@ -27,6 +29,8 @@ struct SimulateCommand: Command {
     var outputDirectory: String
     var quiet: Bool
     var trace: Bool
+    var parameters: String?
+    var deviceLog: String?
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments)
@@ -36,10 +40,12 @@ struct SimulateCommand: Command {
         guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
         quiet = arguments.has("quiet")
         trace = arguments.has("trace")
+        parameters = arguments.value("parameters")
+        deviceLog = arguments.value("device-log")
     }
 
     func run(console: Console) throws(CommandError) {
-        var setup = try scenario.load()
+        var setup = try scenario.load(parameters: parameters)
         try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }

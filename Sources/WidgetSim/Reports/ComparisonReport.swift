@@ -60,19 +60,11 @@ public struct ComparisonReport {
         ).render()
     }
 
-    /// "8.1 ± 0.6" or "8.1" with one replication.
     func show(_ estimate: Estimate, decimals: Int, suffix: String = "") -> String {
-        let mean = FixedDecimal.format(estimate.mean, decimals: decimals) + suffix
-        guard let half = estimate.halfWidth else { return mean }
-        return mean + " ± " + FixedDecimal.format(half, decimals: decimals)
+        EstimateText.show(estimate, decimals: decimals, suffix: suffix)
     }
 
-    /// A duration estimate: "16m ± 2m".
-    func showDuration(_ estimate: Estimate) -> String {
-        let mean = DurationText.format(estimate.mean.rounded())
-        guard let half = estimate.halfWidth else { return mean }
-        return mean + " ± " + DurationText.format(half.rounded())
-    }
+    func showDuration(_ estimate: Estimate) -> String { EstimateText.showDuration(estimate) }
 
     func markdown() -> String {
         let runs = comparison.seeds.count
@@ -155,10 +147,7 @@ public struct ComparisonReport {
         return out
     }
 
-    /// A duration that may be negative: "-1m30s".
-    func signedDuration(_ seconds: Double) -> String {
-        (seconds < 0 ? "-" : "") + DurationText.format(abs(seconds).rounded())
-    }
+    func signedDuration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }
 
     func sweepTable() -> String {
         var out = "| variant | " + comparison.budgetModels.map(\.rawValue).joined(separator: " | ") + " |\n"

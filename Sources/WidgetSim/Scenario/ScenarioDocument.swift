@@ -4,8 +4,11 @@ public struct ScenarioDocument: Sendable {
     /// What comparisons call the scenario as written ("base" unless the file names it).
     public var baseName = "base"
     public var variants: [Variant]
-    /// A hash of the scenario file's bytes (FNV-1a), naming exactly this content.
+    /// A hash of the scenario file's bytes (FNV-1a), naming exactly this
+    /// content (and the parameters file's, when one was applied).
     public var fingerprint: UInt64 = 0
+    /// The parameters file merged into the scheduler, if any.
+    public var parameters: ParametersFile?
 
     /// One alternative to compare against the base: the base with some
     /// provider, truth, user or scheduler settings changed.
@@ -13,6 +16,9 @@ public struct ScenarioDocument: Sendable {
         public var name: String
         public var description: String
         public var setup: SimulationSetup
+        /// The scheduler fields the variant sets itself: what it compares, so
+        /// a sensitivity sweep leaves them as the variant has them.
+        public var schedulerFields: [String] = []
     }
 
     /// The base (named `baseName`) followed by every variant.
@@ -59,7 +65,9 @@ struct VariantApplier {
             let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
             do {
                 let setup = try ScenarioDecoder(file: file, catalog: catalog).decode(patched)
-                variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup))
+                var fields: [String] = []
+                if let patch = object.optional("scheduler"), case .object(let members) = patch.node.value { fields = members.map(\.key) }
+                variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
             } catch {
                 throw .inVariant(name: name, error: error)
             }

@@ -10,9 +10,10 @@ public enum ScenarioLoader {
         try loadDocument(path: path, catalog: catalog).base
     }
 
-    /// Reads and decodes the scenario at `path` with its variants.
-    public static func loadDocument(path: String, catalog: SwiftCatalog = .builtIn) throws(ScenarioError) -> ScenarioDocument {
-        try decodeDocument(try readFile(path), file: path, catalog: catalog)
+    /// Reads and decodes the scenario at `path` with its variants, with
+    /// `parameters` (a parameters file) merged into its scheduler.
+    public static func loadDocument(path: String, catalog: SwiftCatalog = .builtIn, parameters: ParametersFile? = nil) throws(ScenarioError) -> ScenarioDocument {
+        try decodeDocument(try readFile(path), file: path, catalog: catalog, parameters: parameters)
     }
 
     /// Decodes scenario text; `file` names it in errors.
@@ -25,15 +26,21 @@ public enum ScenarioLoader {
         try decodeDocument(Array(text.utf8), file: file, catalog: catalog)
     }
 
-    static func decodeDocument(_ bytes: [UInt8], file: String, catalog: SwiftCatalog) throws(ScenarioError) -> ScenarioDocument {
-        let root: JSONNode
+    static func decodeDocument(_ bytes: [UInt8], file: String, catalog: SwiftCatalog, parameters: ParametersFile? = nil) throws(ScenarioError) -> ScenarioDocument {
+        var root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
+        if let parameters { root = parameters.applied(to: root) }
         var document = try VariantApplier(file: file, catalog: catalog).decodeDocument(root)
         document.fingerprint = StreamSeed.fnv1a(bytes)
+        if let parameters {
+            // Results depend on both files: partials of one may not merge with the other's.
+            document.fingerprint = StreamSeed(document.fingerprint).derived(parameters.fingerprint).value
+            document.parameters = parameters
+        }
         return document
     }
 

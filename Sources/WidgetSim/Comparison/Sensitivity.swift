@@ -1,0 +1,336 @@
+import Foundation
+
+/// How much each unknown moves a comparison: a scenario's variants run over
+/// the plausible range of every [gap] parameter (`SchedulerParameters.plausibleRanges`).
+///
+/// Two designs, on common random numbers (replication `r` of every point
+/// and variant uses the same seed as `compare`'s replication `r`):
+/// - one at a time: the scenario as written, then each unknown at its low
+///   and high value (or each level), the others as written;
+/// - a Morris screening design: `trajectories` random walks through a
+///   4-level grid over all unknowns at once, one unknown changing per step,
+///   which catches effects that only show together (elementary effects:
+///   their mean absolute size μ* and spread σ).
+///
+/// At every point the variants are ranked as `compare` ranks them. The
+/// recommendation (the best variant as written) holds at a point when it is
+/// still best; it ties when another variant is better by less than the
+/// paired 95 % interval; it flips when another is better beyond it, or when
+/// the recommendation leaves the budget.
+///
+/// Promised: the results depend only on the scenario, the seeds, `runs` and
+/// `trajectories`, never on the thread count. A variant keeps the scheduler
+/// fields it sets itself (what it compares); a point that changes nothing a
+/// run can feel (a token-bucket setting under the paced model, say) reuses
+/// the run it equals.
+public struct Sensitivity: Sendable {
+    public struct Options: Sendable {
+        /// Replications per point and variant.
+        public var runs = 5
+        /// Morris trajectories; 0 runs the one-at-a-time sweep only.
+        public var trajectories = 8
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// As `Comparison.Options.withheldTolerance`.
+        public var withheldTolerance = 1.0
+
+        public init() {}
+    }
+
+    /// What happens to the recommendation at one point.
+    public enum Verdict: Equatable, Sendable {
+        case holds
+        /// Another variant is better, within the noise of the replications.
+        case ties(with: String)
+        /// Another variant is better beyond the noise (or the recommendation
+        /// withholds more than the tolerance).
+        case flips(to: String)
+
+        public var label: String {
+            switch self {
+            case .holds: return "holds"
+            case .ties(let other): return "ties with \(other)"
+            case .flips(let other): return "flips to \(other)"
+            }
+        }
+    }
+
+    /// One point of a design: each unknown's position in its range (nil:
+    /// as the scenario has it), and every variant's replications there.
+    public struct Point: Sendable {
+        public var positions: [Double?]
+        /// The point's runs, ranked as `compare` ranks them (one budget model).
+        public var comparison: Comparison
+        public var verdict: Verdict
+        /// The best variant within the budget here, if any.
+        public var best: String?
+
+        /// The recommended variant's row here.
+        public func row(_ variant: String) -> Comparison.Row? {
+            comparison.rows.first { $0.variant == variant }
+        }
+    }
+
+    public var scenario: String
+    public var description: String
+    public var days: Int
+    public var seeds: [UInt64]
+    public var trajectories: Int
+    public var unknowns: [PlausibleRange]
+    /// Each unknown's value in the scenario as written.
+    public var asWritten: [String]
+    /// True for an unknown that can change this scenario's runs at all.
+    public var relevant: [Bool]
+    public var variants: [String]
+    /// The best variant as written; nil when no variant stays within the budget.
+    public var recommended: String?
+    public var baseline: Point
+    /// For each unknown, the points at its `sweepPositions`.
+    public var sweeps: [[Point]]
+    /// Morris trajectories: `unknowns.count + 1` points each, and which
+    /// unknown changed at each step after the first.
+    public var walks: [[Point]]
+    public var walkOrder: [[Int]]
+
+    /// The Morris grid: 4 levels, steps of 2/3.
+    public static let gridStep = 2.0 / 3.0
+
+    /// Runs the sensitivity analysis of `document`'s variants;
+    /// `progress(done, total)` is called after each run.
+    public static func run(
+        _ document: ScenarioDocument, unknowns: [PlausibleRange] = SchedulerParameters.plausibleRanges, options: Options,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunLimitExceeded) -> Sensitivity {
+        let variants = document.all
+        let seeds = (0..<max(1, options.runs)).map { Comparison.seed(replication: $0, of: document.base.seed) }
+        let design = SensitivityDesign(unknowns: unknowns, trajectories: options.trajectories, seed: document.base.seed)
+        let relevance = SchedulerRelevance(document.base)
+
+        // Every distinct (variant, effective scheduler) the design needs, in design order.
+        var jobs: [(variant: Int, setup: SimulationSetup)] = []
+        var keys: [[SchedulerParameters]] = Array(repeating: [], count: variants.count)
+        var jobOfKey: [[Int]] = Array(repeating: [], count: variants.count)
+        var pointJobs: [[Int]] = []
+        for positions in design.points {
+            var row: [Int] = []
+            for (index, variant) in variants.enumerated() {
+                var setup = variant.setup
+                for (u, unknown) in zip(positions, unknowns) where !variant.schedulerFields.contains(unknown.name) {
+                    if let u { unknown.set(&setup.scheduler, u) }
+                }
+                let key = relevance.effective(setup.scheduler)
+                // Linear search over a few hundred keys at most; parameters are Equatable, not Hashable.
+                if let known = keys[index].firstIndex(of: key) {
+                    row.append(jobOfKey[index][known])
+                } else {
+                    keys[index].append(key)
+                    jobOfKey[index].append(jobs.count)
+                    row.append(jobs.count)
+                    jobs.append((index, setup))
+                }
+            }
+            pointJobs.append(row)
+        }
+
+        let setups = jobs.map(\.setup)
+        let total = setups.count * seeds.count
+        var report: (@Sendable (Int) -> Void)?
+        if let progress { report = { done in progress(done, total) } }
+        let outcomes: [Result<RunMetrics, RunLimitExceeded>] = ParallelMap.map(count: total, threads: options.threads, progress: report) { run in
+            var setup = setups[run / seeds.count]
+            setup.seed = seeds[run % seeds.count]
+            do throws(RunLimitExceeded) {
+                return .success(try RunMetrics.measure(setup))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var metrics: [RunMetrics] = []
+        metrics.reserveCapacity(outcomes.count)
+        for outcome in outcomes { metrics.append(try outcome.get()) }
+
+        func comparison(at pointIndex: Int) -> Comparison {
+            let rows = variants.enumerated().map { index, variant in
+                let job = pointJobs[pointIndex][index]
+                let replications = Array(metrics[job * seeds.count..<(job + 1) * seeds.count])
+                let withheld = Estimate(replications.map(\.withheldPerWidgetDay)).mean
+                return Comparison.Row(
+                    variant: variant.name, description: variant.description,
+                    policy: variant.setup.devices.first?.widgets.first?.provider.policySummary ?? "",
+                    budgetModel: jobs[job].setup.scheduler.budgetModel, replications: replications,
+                    withinBudget: withheld <= options.withheldTolerance)
+            }
+            let model = rows.first?.budgetModel ?? document.base.scheduler.budgetModel
+            return Comparison(
+                scenario: document.base.name, description: document.base.description, days: document.base.days, seeds: seeds,
+                budgetModels: [model], withheldTolerance: options.withheldTolerance, rows: rows)
+        }
+
+        let baselineComparison = comparison(at: 0)
+        let recommended = baselineComparison.best(for: baselineComparison.budgetModels[0])?.variant
+        func point(_ index: Int) -> Point {
+            let compared = comparison(at: index)
+            let best = compared.best(for: compared.budgetModels[0])
+            return Point(
+                positions: design.points[index], comparison: compared,
+                verdict: verdict(of: recommended, in: compared, best: best), best: best?.variant)
+        }
+        var next = 1
+        func take(_ count: Int) -> [Point] {
+            defer { next += count }
+            return (next..<next + count).map(point)
+        }
+        let sweeps = unknowns.map { take($0.sweepPositions.count) }
+        let walks = design.walkOrder.map { _ in take(unknowns.count + 1) }
+        return Sensitivity(
+            scenario: document.base.name, description: document.base.description, days: document.base.days, seeds: seeds,
+            trajectories: options.trajectories, unknowns: unknowns, asWritten: unknowns.map { $0.current(document.base.scheduler) },
+            relevant: unknowns.map { relevance.isRelevant($0) }, variants: variants.map(\.name), recommended: recommended,
+            baseline: point(0), sweeps: sweeps, walks: walks, walkOrder: design.walkOrder)
+    }
+
+    /// The recommendation's fate at a point whose best variant is `best`.
+    static func verdict(of recommended: String?, in comparison: Comparison, best: Comparison.Row?) -> Verdict {
+        guard let recommended else { return .holds }
+        guard let best, best.variant != recommended else { return .holds }
+        guard let own = comparison.rows.first(where: { $0.variant == recommended }), own.withinBudget else {
+            return .flips(to: best.variant)
+        }
+        return comparison.stalenessGap(from: best, to: own).excludesZero ? .flips(to: best.variant) : .ties(with: best.variant)
+    }
+
+    // MARK: What the points say
+
+    /// The headline numbers a sensitivity report follows, of one variant at one point.
+    public enum Headline: CaseIterable, Sendable {
+        case budgetedReloads, stalePercent, meanStaleness, requests
+
+        public var name: String {
+            switch self {
+            case .budgetedReloads: return "budgeted reloads/widget-day"
+            case .stalePercent: return "stale views"
+            case .meanStaleness: return "mean staleness"
+            case .requests: return "server requests/widget-day"
+            }
+        }
+
+        public func value(_ row: Comparison.Row) -> Double {
+            switch self {
+            case .budgetedReloads: return row.budgeted.mean
+            case .stalePercent: return row.stalePercent.mean
+            case .meanStaleness: return row.meanStaleness.mean
+            case .requests: return row.calls.mean
+            }
+        }
+    }
+
+    /// Morris elementary effects of each unknown on `headline` of `variant`:
+    /// μ* (mean absolute effect per full range) and σ (their spread).
+    public func elementaryEffects(on headline: Headline, of variant: String) -> [(muStar: Double, sigma: Double)] {
+        var effects: [[Double]] = Array(repeating: [], count: unknowns.count)
+        for (walk, order) in zip(walks, walkOrder) {
+            for (step, unknown) in order.enumerated() {
+                guard let before = walk[step].row(variant), let after = walk[step + 1].row(variant),
+                      let from = walk[step].positions[unknown], let to = walk[step + 1].positions[unknown] else { continue }
+                effects[unknown].append((headline.value(after) - headline.value(before)) / (to - from))
+            }
+        }
+        return effects.map { values in
+            guard !values.isEmpty else { return (0, 0) }
+            let n = Double(values.count)
+            let mean = values.reduce(0, +) / n
+            let muStar = values.reduce(0) { $0 + abs($1) } / n
+            let variance = values.count > 1 ? values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) : 0
+            return (muStar, variance.squareRoot())
+        }
+    }
+
+    /// Every Morris point, in order.
+    public var walkPoints: [Point] { walks.flatMap { $0 } }
+}
+
+/// The points a sensitivity analysis runs, in order: the scenario as
+/// written, each unknown's sweep, then the Morris trajectories.
+struct SensitivityDesign {
+    var points: [[Double?]] = []
+    var walkOrder: [[Int]] = []
+
+    init(unknowns: [PlausibleRange], trajectories: Int, seed: UInt64) {
+        let count = unknowns.count
+        points.append(Array(repeating: nil, count: count))
+        for (index, unknown) in unknowns.enumerated() {
+            for position in unknown.sweepPositions {
+                var point = [Double?](repeating: nil, count: count)
+                point[index] = position
+                points.append(point)
+            }
+        }
+        // Morris (1991): start from a random grid point whose every
+        // coordinate can take one step up, then step each unknown once, in a
+        // random order.
+        var random = StreamSeed(seed).derived("sensitivity").derived("morris").stream()
+        for _ in 0..<trajectories {
+            var x = (0..<count).map { _ in random.nextInt(below: 2) == 0 ? 0.0 : 1.0 / 3.0 }
+            var order = Array(0..<count)
+            for index in stride(from: count - 1, to: 0, by: -1) {
+                order.swapAt(index, random.nextInt(below: index + 1))
+            }
+            points.append(x.map { Optional($0) })
+            for unknown in order {
+                x[unknown] += Sensitivity.gridStep
+                points.append(x.map { Optional($0) })
+            }
+            walkOrder.append(order)
+        }
+    }
+}
+
+/// Which scheduler parameters can change a scenario's runs, so equal runs
+/// are not repeated. Each rule follows where the simulator reads the field.
+struct SchedulerRelevance {
+    /// Some widget's truth changes reach the app by notification (F19), delayed by `pushDeliveryDelay`.
+    let hasNotifications: Bool
+    /// Some widget push is delivered (a truth reaction or a script), so the push budget matters.
+    let hasPushes: Bool
+    /// Locale, accessibility or similar changes happen (F17), delayed by `systemReloadDelay`.
+    let hasSystemChanges: Bool
+
+    init(_ setup: SimulationSetup) {
+        let devices = setup.devices + (setup.fleet.map { [$0.template] } ?? [])
+        let widgets = devices.flatMap(\.widgets)
+        let actions = devices.flatMap(\.script).map(\.action)
+        hasNotifications = widgets.contains { $0.truth.reaction != .none }
+        hasPushes = widgets.contains { $0.truth.reaction == .push } || actions.contains { if case .push = $0 { return true } else { return false } }
+        hasSystemChanges = devices.contains { $0.user.systemChangesPerDay > 0 }
+            || actions.contains { if case .systemChange = $0 { return true } else { return false } }
+    }
+
+    /// `parameters` with every field this scenario's runs cannot feel set to its default.
+    func effective(_ parameters: SchedulerParameters) -> SchedulerParameters {
+        var p = parameters
+        let defaults = SchedulerParameters()
+        if p.budgetModel != .paced {
+            p.pacingWindow = defaults.pacingWindow
+            p.pacingBurst = defaults.pacingBurst
+        }
+        if p.budgetModel != .tokenBucket { p.tokenBucketBurst = defaults.tokenBucketBurst }
+        if !hasPushes {
+            p.pushBudget = defaults.pushBudget
+            p.pushDailyBudget = defaults.pushDailyBudget
+        } else if p.pushBudget != .separate {
+            p.pushDailyBudget = defaults.pushDailyBudget
+        }
+        if !hasNotifications { p.pushDeliveryDelay = defaults.pushDeliveryDelay }
+        if !hasSystemChanges { p.systemReloadDelay = defaults.systemReloadDelay }
+        return p
+    }
+
+    /// False for an unknown that no point can make this scenario feel.
+    func isRelevant(_ unknown: PlausibleRange) -> Bool {
+        switch unknown.name {
+        case "pushBudget", "pushDailyBudget": return hasPushes
+        case "pushDeliveryDelay": return hasNotifications
+        case "systemReloadDelay": return hasSystemChanges
+        default: return true
+        }
+    }
+}

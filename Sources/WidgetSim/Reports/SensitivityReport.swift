@@ -1,0 +1,258 @@
+/// Renders a `Sensitivity` as `sensitivity.md`, `sensitivity.csv` and the
+/// tornado chart `sensitivity.svg`.
+///
+/// The markdown answers in its first lines: does the recommendation survive
+/// every unknown (and if not, which values flip it), which unknown matters
+/// most, and how far each headline number moves.
+public struct SensitivityReport {
+    public static let csvHeader = [
+        "design", "point", "unknown", "value", "variant", "within_budget", "budgeted_per_widget_day", "stale_percent",
+        "mean_staleness_seconds", "provider_calls_per_widget_day", "withheld_per_widget_day", "best", "verdict", "positions",
+    ]
+
+    let sensitivity: Sensitivity
+
+    public init(_ sensitivity: Sensitivity) {
+        self.sensitivity = sensitivity
+    }
+
+    public func files() -> [ReportFile] {
+        [
+            ReportFile(name: "sensitivity.csv", contents: csv()),
+            ReportFile(name: "sensitivity.md", contents: markdown()),
+            ReportFile(name: "sensitivity.svg", contents: TornadoChart(sensitivity: sensitivity).render()),
+        ]
+    }
+
+    /// The verdict lines, as plain text for a terminal.
+    public func terminalSummary() -> String {
+        String(verdict().filter { $0 != "`" && $0 != "*" })
+    }
+
+    // MARK: Findings
+
+    /// One unknown's sweep as the report states it.
+    struct Sweep {
+        var index: Int
+        var points: [Sensitivity.Point]
+        /// The recommended variant's mean staleness at each point.
+        var staleness: [Double]
+        var span: Double { (staleness.max() ?? 0) - (staleness.min() ?? 0) }
+    }
+
+    var sweeps: [Sweep] {
+        sensitivity.sweeps.enumerated().map { index, points in
+            Sweep(index: index, points: points, staleness: points.map { point in
+                sensitivity.recommended.flatMap { point.row($0) }.map { $0.meanStaleness.mean } ?? 0
+            })
+        }
+    }
+
+    func value(_ unknown: Int, at position: Double?) -> String {
+        position.map { sensitivity.unknowns[unknown].describe($0) } ?? sensitivity.asWritten[unknown]
+    }
+
+    func verdict() -> String {
+        let s = sensitivity
+        guard let recommended = s.recommended else {
+            return "No variant stays within the budget as the scenario is written, so there is no recommendation to test.\n"
+        }
+        let relevantCount = s.relevant.filter { $0 }.count
+        var out = ""
+        // One at a time.
+        var flips: [String] = []
+        var ties: [String] = []
+        for sweep in sweeps {
+            for (point, position) in zip(sweep.points, s.unknowns[sweep.index].sweepPositions) {
+                let at = "`\(s.unknowns[sweep.index].name)` at \(value(sweep.index, at: position))"
+                switch point.verdict {
+                case .holds: break
+                case .ties(let other): ties.append("\(at) (`\(other)` ties)")
+                case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(point, from: other, to: recommended)))")
+                }
+            }
+        }
+        if flips.isEmpty {
+            out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
+            out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which can change this scenario's runs)"
+            out += ties.isEmpty ? ".\n\n" : "; within the noise of \(s.seeds.count) replications it ties at \(ties.joined(separator: "; ")).\n\n"
+        } else {
+            out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better beyond the noise at "
+            out += flips.joined(separator: "; ") + "."
+            out += ties.isEmpty ? "\n\n" : " It ties at \(ties.joined(separator: "; ")).\n\n"
+        }
+        // All at once.
+        let walk = s.walkPoints
+        if !walk.isEmpty {
+            let holds = walk.filter { $0.verdict == .holds }.count
+            let tied = walk.filter { if case .ties = $0.verdict { return true } else { return false } }.count
+            let flipped = walk.compactMap { point -> String? in if case .flips(let other) = point.verdict { return other } else { return nil } }
+            out += "**All unknowns at once** (Morris design: \(s.trajectories) walks, \(walk.count) points): it holds at \(holds), "
+            out += "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
+            if flipped.isEmpty {
+                out += ".\n\n"
+            } else {
+                let winners = orderedCounts(flipped).map { "`\($0.name)` \($0.count)" }.joined(separator: ", ")
+                out += " (\(winners)), most often when " + flipConditions() + ".\n\n"
+            }
+        }
+        // What matters most.
+        let ranked = sweeps.sorted { $0.span != $1.span ? $0.span > $1.span : $0.index < $1.index }
+        if let top = ranked.first, top.span > 0 {
+            let unknown = s.unknowns[top.index]
+            let low = top.staleness.enumerated().min { $0.element < $1.element }!
+            let high = top.staleness.enumerated().max { $0.element < $1.element }!
+            let positions = unknown.sweepPositions
+            out += "**What matters most for `\(recommended)`: `\(unknown.name)`**, which moves its mean staleness from "
+            out += "\(EstimateText.duration(low.element)) (\(unknown.describe(positions[low.offset]))) to "
+            out += "\(EstimateText.duration(high.element)) (\(unknown.describe(positions[high.offset])))"
+            let next = ranked.dropFirst().prefix(2).filter { $0.span > 0 }
+            if !next.isEmpty {
+                out += "; then " + next.map { "`\(s.unknowns[$0.index].name)` (\(EstimateText.duration($0.span)))" }.joined(separator: " and ")
+            }
+            out += ".\n\n"
+        }
+        // How far the headline numbers move.
+        out += "**Headline numbers of `\(recommended)` across every point** (lowest – highest): "
+        let every = [s.baseline] + s.sweeps.flatMap { $0 } + walk
+        let rows = every.compactMap { $0.row(recommended) }
+        out += Sensitivity.Headline.allCases.map { headline in
+            let values = rows.map { headline.value($0) }
+            return "\(headline.name) \(format(values.min() ?? 0, headline)) – \(format(values.max() ?? 0, headline))"
+        }.joined(separator: "; ") + ".\n"
+        return out
+    }
+
+    /// "is better by 41s (95 % CI 12s to 1m10s)" or "stays within the budget where it does not".
+    func gapText(_ point: Sensitivity.Point, from best: String, to recommended: String) -> String {
+        guard let bestRow = point.row(best), let own = point.row(recommended) else { return "is better" }
+        guard own.withinBudget else { return "stays within the budget; `\(recommended)` does not" }
+        let gap = point.comparison.stalenessGap(from: bestRow, to: own)
+        var text = "is fresher by \(EstimateText.signedDuration(gap.mean))"
+        if let low = gap.low, let high = gap.high {
+            text += ", 95 % CI \(EstimateText.signedDuration(low)) to \(EstimateText.signedDuration(high))"
+        }
+        return text
+    }
+
+    /// The unknowns whose positions differ most between the Morris points
+    /// where the recommendation is beaten and all points.
+    func flipConditions() -> String {
+        let s = sensitivity
+        let walk = s.walkPoints
+        let beaten = walk.filter { if case .flips = $0.verdict { return true } else { return false } }
+        var shifts: [(index: Int, shift: Double)] = []
+        for index in s.unknowns.indices where s.relevant[index] {
+            let mean = { (points: [Sensitivity.Point]) in points.reduce(0.0) { $0 + ($1.positions[index] ?? 0) } / Double(max(1, points.count)) }
+            shifts.append((index, mean(beaten) - mean(walk)))
+        }
+        let top = shifts.sorted { abs($0.shift) != abs($1.shift) ? abs($0.shift) > abs($1.shift) : $0.index < $1.index }.prefix(2)
+        return top.map { "`\(s.unknowns[$0.index].name)` is \($0.shift > 0 ? "high" : "low")" }.joined(separator: " and ")
+    }
+
+    func orderedCounts(_ names: [String]) -> [(name: String, count: Int)] {
+        var counts: [(name: String, count: Int)] = []
+        for name in names {
+            if let index = counts.firstIndex(where: { $0.name == name }) { counts[index].count += 1 } else { counts.append((name, 1)) }
+        }
+        return counts.enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }.map(\.element)
+    }
+
+    func format(_ value: Double, _ headline: Sensitivity.Headline) -> String {
+        switch headline {
+        case .meanStaleness: return EstimateText.duration(value)
+        case .stalePercent: return FixedDecimal.format(value, decimals: 1) + "%"
+        case .budgetedReloads, .requests: return FixedDecimal.format(value, decimals: 1)
+        }
+    }
+
+    // MARK: Files
+
+    func markdown() -> String {
+        let s = sensitivity
+        var out = "# widgetsim sensitivity: \(s.scenario)\n\n"
+        if !s.description.isEmpty { out += "> \(DisplayText.singleLine(s.description))\n\n" }
+        out += verdict() + "\n"
+        out += "\(s.seeds.count) replications per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
+        out += "\(s.days) days; \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
+        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(s.scenario) --runs \(s.seeds.count) --trajectories \(s.trajectories)`.\n\n"
+
+        if let recommended = s.recommended {
+            out += "## One unknown at a time\n\n"
+            out += "The recommended variant, `\(recommended)`, as each unknown moves across its range and the others stay as written.\n\n"
+            out += "| unknown | as written | values | mean staleness | stale views | budgeted reloads/widget-day | server requests/widget-day | best there |\n"
+            out += "|---|---|---|---|---|---|---|---|\n"
+            for sweep in sweeps {
+                let unknown = s.unknowns[sweep.index]
+                let rows = sweep.points.map { $0.row(recommended) }
+                func list(_ headline: Sensitivity.Headline) -> String {
+                    rows.map { $0.map { format(headline.value($0), headline) } ?? "–" }.joined(separator: " / ")
+                }
+                let values = unknown.sweepPositions.map { unknown.describe($0) }.joined(separator: " / ")
+                let best = sweep.points.map { $0.best ?? "none" }.joined(separator: " / ")
+                out += "| \(unknown.name)\(s.relevant[sweep.index] ? "" : " (no effect here)") | \(DisplayText.markdownCell(s.asWritten[sweep.index])) | \(DisplayText.markdownCell(values)) | "
+                out += "\(list(.meanStaleness)) | \(list(.stalePercent)) | \(list(.budgetedReloads)) | \(list(.requests)) | \(best) |\n"
+            }
+            out += "\nAs written: mean staleness \(format(s.baseline.row(recommended).map { Sensitivity.Headline.meanStaleness.value($0) } ?? 0, .meanStaleness)). "
+            out += "\"No effect here\": no value of the unknown changes this scenario's runs (a push budget without pushes, say).\n\n"
+            out += "![How far each unknown moves the mean staleness of \(recommended)](sensitivity.svg)\n\n"
+
+            if !s.walks.isEmpty {
+                out += "## All unknowns at once\n\n"
+                out += "Morris elementary effects on `\(recommended)`: μ* is the mean absolute change across an unknown's whole range, "
+                out += "σ its spread over the other unknowns' values (a large σ means the effect depends on them).\n\n"
+                out += "| unknown | μ* mean staleness | σ | μ* stale views | μ* budgeted reloads | μ* server requests |\n|---|--:|--:|--:|--:|--:|\n"
+                let staleness = s.elementaryEffects(on: .meanStaleness, of: recommended)
+                let stale = s.elementaryEffects(on: .stalePercent, of: recommended)
+                let budgeted = s.elementaryEffects(on: .budgetedReloads, of: recommended)
+                let requests = s.elementaryEffects(on: .requests, of: recommended)
+                let order = s.unknowns.indices.sorted { staleness[$0].muStar != staleness[$1].muStar ? staleness[$0].muStar > staleness[$1].muStar : $0 < $1 }
+                for index in order {
+                    out += "| \(s.unknowns[index].name) | \(EstimateText.duration(staleness[index].muStar)) | \(EstimateText.duration(staleness[index].sigma)) | "
+                    out += "\(FixedDecimal.format(stale[index].muStar, decimals: 1))% | \(FixedDecimal.format(budgeted[index].muStar, decimals: 1)) | "
+                    out += "\(FixedDecimal.format(requests[index].muStar, decimals: 1)) |\n"
+                }
+                out += "\n"
+            }
+        }
+        out += "## The plausible ranges\n\n| unknown | low | high | rests on | why |\n|---|---|---|---|---|\n"
+        for unknown in s.unknowns {
+            let ends = unknown.isCategorical ? (unknown.levels.first ?? "", unknown.levels.dropFirst().joined(separator: ", ")) : (unknown.describe(0), unknown.describe(1))
+            out += "| \(unknown.name) | \(DisplayText.markdownCell(ends.0)) | \(DisplayText.markdownCell(ends.1)) | \(unknown.facts) | \(DisplayText.markdownCell(unknown.reason)) |\n"
+        }
+        return out
+    }
+
+    func csv() -> String {
+        let s = sensitivity
+        var csv = CSVText(header: SensitivityReport.csvHeader)
+        func append(_ design: String, _ point: Int, _ unknown: String, _ value: String, _ entry: Sensitivity.Point) {
+            let positions = entry.positions.map { $0.map { FixedDecimal.format($0, decimals: 3) } ?? "" }.joined(separator: ";")
+            for row in entry.comparison.rows {
+                csv.append([
+                    design, String(point), unknown, value, row.variant, row.withinBudget ? "1" : "0",
+                    FixedDecimal.format(row.budgeted.mean, decimals: 2), FixedDecimal.format(row.stalePercent.mean, decimals: 2),
+                    FixedDecimal.format(row.meanStaleness.mean, decimals: 1), FixedDecimal.format(row.calls.mean, decimals: 2),
+                    FixedDecimal.format(row.withheld.mean, decimals: 2), entry.best ?? "", entry.verdict.label, positions,
+                ])
+            }
+        }
+        append("as-written", 0, "", "", s.baseline)
+        var point = 1
+        for (index, sweep) in s.sweeps.enumerated() {
+            for (entry, position) in zip(sweep, s.unknowns[index].sweepPositions) {
+                append("one-at-a-time", point, s.unknowns[index].name, s.unknowns[index].describe(position), entry)
+                point += 1
+            }
+        }
+        for (walk, order) in zip(s.walks, s.walkOrder) {
+            for (step, entry) in walk.enumerated() {
+                let unknown = step == 0 ? "" : s.unknowns[order[step - 1]].name
+                let value = step == 0 ? "" : entry.positions[order[step - 1]].map { s.unknowns[order[step - 1]].describe($0) } ?? ""
+                append("morris", point, unknown, value, entry)
+                point += 1
+            }
+        }
+        return csv.text
+    }
+}

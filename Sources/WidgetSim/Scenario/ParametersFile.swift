@@ -1,0 +1,64 @@
+/// A parameters file: scheduler settings measured or chosen apart from any
+/// scenario (by `widgetsim calibrate` from a device's log, say), applied to
+/// any scenario with `--parameters <file>`.
+///
+/// The file is `{"description": "...", "scheduler": {...}}`, where
+/// `scheduler` holds the same fields, units and ranges as a scenario's
+/// `scheduler`. It is validated on its own, so an error names the parameters
+/// file, and then merged into the scenario's `scheduler` as a JSON merge
+/// patch (RFC 7396) before the scenario is decoded: the file's values
+/// replace the scenario's, and each variant's own scheduler changes still
+/// apply on top.
+public struct ParametersFile: Sendable {
+    static let fields = ["description", "scheduler"]
+
+    /// Where the file was read from, for errors and report headers.
+    public var path: String
+    public var description: String
+    /// The scheduler block as written, kept to merge into scenarios.
+    let scheduler: JSONNode
+    /// The parameters alone, over the defaults.
+    public var parameters: SchedulerParameters
+    /// A hash of the file's bytes, folded into the fingerprint of every
+    /// scenario it is applied to.
+    public var fingerprint: UInt64
+
+    /// Reads and validates the parameters file at `path`.
+    public static func load(path: String) throws(ScenarioError) -> ParametersFile {
+        let bytes = try ScenarioLoader.readFile(path)
+        return try decode(bytes, file: path)
+    }
+
+    static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> ParametersFile {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
+        }
+        let top = try ValueReader(node: root, path: "", file: file).object()
+        try top.rejectUnknownFields(fields)
+        let description = try top.optional("description")?.string() ?? ""
+        let scheduler = try top.required("scheduler")
+        let parameters = try ScenarioDecoder(file: file).decodeScheduler(scheduler)
+        return ParametersFile(path: file, description: description, scheduler: scheduler.node, parameters: parameters, fingerprint: StreamSeed.fnv1a(bytes))
+    }
+
+    /// The scenario's JSON with this file's scheduler merged into its own.
+    func applied(to root: JSONNode) -> JSONNode {
+        guard case .object(var members) = root.value else { return root }
+        members.set("scheduler", to: JSONNode.merge(members.value(of: "scheduler"), scheduler), at: scheduler.position)
+        return JSONNode(value: .object(members), position: root.position)
+    }
+
+    /// The text of a parameters file holding `parameters`' values of the
+    /// fields named in `fields` (in the order of the scenario format).
+    public static func render(_ parameters: SchedulerParameters, fields: [String], description: String) -> String {
+        var lines: [String] = []
+        for field in ScenarioDecoder.schedulerFields where fields.contains(field) {
+            guard let value = SchedulerParameters.jsonValue(of: field, in: parameters) else { continue }
+            lines.append("    \"\(field)\": \(value)")
+        }
+        return "{\n  \"description\": \"\(JSONText.escaped(description))\",\n  \"scheduler\": {\n" + lines.joined(separator: ",\n") + "\n  }\n}\n"
+    }
+}
