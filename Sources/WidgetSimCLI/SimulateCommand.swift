@@ -11,7 +11,6 @@ struct SimulateCommand: Command {
         ScenarioOptions.out,
         OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
         ScenarioOptions.parameters,
-        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Also write what the simulated phone would have logged, in the device log format (see 'widgetsim help calibrate')."),
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
     ]
@@ -30,7 +29,6 @@ struct SimulateCommand: Command {
     var quiet: Bool
     var trace: Bool
     var parameters: String?
-    var deviceLog: String?
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments)
@@ -41,7 +39,6 @@ struct SimulateCommand: Command {
         quiet = arguments.has("quiet")
         trace = arguments.has("trace")
         parameters = arguments.value("parameters")
-        deviceLog = arguments.value("device-log")
     }
 
     func run(console: Console) throws(CommandError) {
