@@ -5,6 +5,9 @@
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
 #   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
+#   make mutate [MUTANTS=100000] [SEED=n] [MASTER=s]  mutated inputs must get a clean exit from the release
+#                                                     binary (not part of make test; SEED=n reruns mutant n alone;
+#                                                     MUTATE_ARGS="--timeout 10 --memory-limit 1GiB --jobs 2")
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
@@ -13,12 +16,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz docs clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,11p' Makefile
+	@sed -n '2,14p' Makefile
 
 build:
 	$(SWIFT) build
@@ -60,6 +63,17 @@ fuzz:
 	$(SWIFT) build -c release -Xswiftc -DWIDGETSIM_INTERNAL_CHECKS --scratch-path .build-fuzz --product widgetsim-fuzz
 	.build-fuzz/release/widgetsim-fuzz $(if $(SEED),--seed $(SEED) --keep fuzz-$(SEED),--seeds $(SEEDS))
 
+# Structure-aware mutants of every input format (scenarios, report directories,
+# reloads logs, fleet partials) against the release binary, each in a child
+# process with a timeout and a memory limit. Failing mutants are saved under
+# mutate-failures/<n>/ with the exact command; never part of `make test` (it is long).
+MUTANTS ?= 1000
+mutate:
+	$(SWIFT) build -c release --product widgetsim
+	$(SWIFT) build -c release --product widgetsim-mutate
+	.build/release/widgetsim-mutate --binary $(RELEASE_BIN) $(if $(SEED),--mutant $(SEED),--mutants $(MUTANTS)) \
+		$(if $(MASTER),--master-seed $(MASTER)) $(MUTATE_ARGS)
+
 # Recording fails on purpose (so it never passes unnoticed); the second run verifies.
 golden: build
 	-WIDGETSIM_RECORD_GOLDEN=1 $(SWIFT) test --filter GoldenReportTests
@@ -76,4 +90,4 @@ docs:
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
-	rm -rf .build .build-fuzz .shards
+	rm -rf .build .build-fuzz .shards mutate-failures

@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "widgetsim", targets: ["widgetsim"]),
         .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
         .executable(name: "widgetsim-fuzz", targets: ["WidgetSimFuzz"]),
+        .executable(name: "widgetsim-mutate", targets: ["WidgetSimMutate"]),
     ],
     targets: [
         // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
@@ -30,7 +31,14 @@ let package = Package(
         .executableTarget(name: "WidgetSimBench", dependencies: ["WidgetSim"]),
         // `make fuzz`: random scenarios by the hundred thousand; never run by `make test`.
         .executableTarget(name: "WidgetSimFuzz", dependencies: ["WidgetSim"]),
-        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI"]),
+        // The mutation engine of `make mutate`: valid inputs of every format,
+        // mutated structure-aware and reproducibly. A library of its own so the
+        // tests can feed the same mutants to the parsers in-process.
+        .target(name: "WidgetSimMutation", dependencies: ["WidgetSim"]),
+        // `make mutate`: mutated inputs against the release binary in child
+        // processes, with a timeout and a memory limit; never run by `make test`.
+        .executableTarget(name: "WidgetSimMutate", dependencies: ["WidgetSimMutation"]),
+        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI", "WidgetSimMutation"]),
     ],
     swiftLanguageModes: [.v6]
 )
