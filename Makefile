@@ -8,6 +8,9 @@
 #   make chaos [INTERRUPTIONS=1000] [SEED=n]          interrupt release runs with SIGINT/TERM/KILL at random instants: the report
 #                                                     directory must be the old or the new one, nothing left (not part of make test);
 #                                                     ONLY=i [DURATION=s] replays one iteration, CHAOS_ARGS passes other options
+#   make mutate [MUTANTS=100000] [SEED=n] [MASTER=s]  mutated inputs must get a clean exit from the release
+#                                                     binary (not part of make test; SEED=n reruns mutant n alone;
+#                                                     MUTATE_ARGS="--timeout 10 --memory-limit 1GiB --jobs 2")
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
@@ -16,12 +19,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz chaos docs clean help
+.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz chaos mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,16p' Makefile
 
 build:
 	$(SWIFT) build
@@ -72,6 +75,17 @@ chaos: release
 	.build/release/widgetsim-chaos --binary $(RELEASE_BIN) --interruptions $(INTERRUPTIONS) $(if $(SEED),--seed $(SEED)) \
 		$(if $(ONLY),--only $(ONLY)) $(if $(DURATION),--duration $(DURATION)) $(CHAOS_ARGS)
 
+# Structure-aware mutants of every input format (scenarios, report directories,
+# reloads logs, fleet partials) against the release binary, each in a child
+# process with a timeout and a memory limit. Failing mutants are saved under
+# mutate-failures/<n>/ with the exact command; never part of `make test` (it is long).
+MUTANTS ?= 1000
+mutate:
+	$(SWIFT) build -c release --product widgetsim
+	$(SWIFT) build -c release --product widgetsim-mutate
+	.build/release/widgetsim-mutate --binary $(RELEASE_BIN) $(if $(SEED),--mutant $(SEED),--mutants $(MUTANTS)) \
+		$(if $(MASTER),--master-seed $(MASTER)) $(MUTATE_ARGS)
+
 # Recording fails on purpose (so it never passes unnoticed); the second run verifies.
 golden: build
 	-WIDGETSIM_RECORD_GOLDEN=1 $(SWIFT) test --filter GoldenReportTests
@@ -88,4 +102,4 @@ docs:
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
-	rm -rf .build .build-fuzz .shards .chaos
+	rm -rf .build .build-fuzz .shards .chaos mutate-failures

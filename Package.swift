@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
         .executable(name: "widgetsim-fuzz", targets: ["WidgetSimFuzz"]),
         .executable(name: "widgetsim-chaos", targets: ["WidgetSimChaos"]),
+        .executable(name: "widgetsim-mutate", targets: ["WidgetSimMutate"]),
     ],
     targets: [
         // The whole simulator: engine, WidgetKit model, scheduler, behaviour,
@@ -36,7 +37,14 @@ let package = Package(
         // runs a short campaign from the same kit (ChaosTests).
         .target(name: "WidgetSimChaosKit", dependencies: ["WidgetSim"]),
         .executableTarget(name: "WidgetSimChaos", dependencies: ["WidgetSimChaosKit"]),
-        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI", "WidgetSimChaosKit"]),
+                // The mutation engine of `make mutate`: valid inputs of every format,
+        // mutated structure-aware and reproducibly. A library of its own so the
+        // tests can feed the same mutants to the parsers in-process.
+        .target(name: "WidgetSimMutation", dependencies: ["WidgetSim"]),
+        // `make mutate`: mutated inputs against the release binary in child
+        // processes, with a timeout and a memory limit; never run by `make test`.
+        .executableTarget(name: "WidgetSimMutate", dependencies: ["WidgetSimMutation"]),
+        .testTarget(name: "WidgetSimTests", dependencies: ["WidgetSim", "WidgetSimCLI", "WidgetSimChaosKit", "WidgetSimMutation"]),
     ],
     swiftLanguageModes: [.v6]
 )

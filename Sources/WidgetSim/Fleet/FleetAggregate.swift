@@ -59,8 +59,34 @@ public struct FleetAggregate: Equatable, Sendable {
         for index in sum.requestsPerMinute.indices where !add(&sum.requestsPerMinute[index], other.requestsPerMinute[index]) { return false }
         for index in sum.reloadsPerDeviceDay.indices where !add(&sum.reloadsPerDeviceDay[index], other.reloadsPerDeviceDay[index]) { return false }
         for index in sum.stalenessHistogram.indices where !add(&sum.stalenessHistogram[index], other.stalenessHistogram[index]) { return false }
+        guard sum.totalsFit else { return false }
         self = sum
         return true
+    }
+
+    /// The most any total of an aggregate may reach: a report adds counters
+    /// up (every bin of a histogram, budgeted and free reloads), so each
+    /// total must leave room; a real run of 10 million devices for a year
+    /// stays far below it.
+    static let maximumTotal = 1 << 60
+
+    /// True when every counter and every total a report computes from them
+    /// stays below `maximumTotal`. A partial file from no real run may fail this.
+    var totalsFit: Bool {
+        func total(_ values: [Int]) -> Int? {
+            var sum = 0
+            for value in values {
+                let (next, overflow) = sum.addingReportingOverflow(value)
+                guard !overflow, value >= 0, next <= FleetAggregate.maximumTotal else { return nil }
+                sum = next
+            }
+            return sum
+        }
+        let c = counts
+        let scalars = [devices, widgetDays, events, c.budgetedReloads, c.freeReloads, c.withheldRequests, c.timeouts, c.rejectedTimelines,
+                       c.views, c.staleViews, c.stalenessTotal]
+        return total(scalars) != nil && total(requestsPerMinute) != nil && total(reloadsPerDeviceDay) != nil
+            && total(stalenessHistogram) != nil
     }
 
     static func stalenessBin(_ seconds: Int) -> Int {

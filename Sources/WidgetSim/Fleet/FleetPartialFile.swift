@@ -106,6 +106,9 @@ public enum FleetPartialFile {
             aggregate.requestsPerMinute = try reader.sparse("requests-per-minute", length: aggregate.requestsPerMinute.count)
             aggregate.reloadsPerDeviceDay = try reader.sparse("reloads-per-device-day", length: aggregate.reloadsPerDeviceDay.count)
             aggregate.stalenessHistogram = try reader.sparse("staleness", length: aggregate.stalenessHistogram.count)
+            guard aggregate.totalsFit else {
+                throw reader.error("the counters of variant '\(name)' add up to more than any run can (\(FleetAggregate.maximumTotal))")
+            }
             variants.append(FleetResult.Variant(name: name, description: variantDescription, aggregate: aggregate))
         }
         guard !variants.isEmpty else { throw reader.error("no variant before 'end'") }
