@@ -115,7 +115,8 @@ var signalSources: [DispatchSourceSignal] = []
 for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler {
+    // Not main-actor code: the handler runs on a dispatch queue.
+    source.setEventHandler { @Sendable in
         RunningChildren.shared.killAll()
         FileHandle.standardError.write(Data("widgetsim-chaos: interrupted\n".utf8))
         exit(128 + number)
