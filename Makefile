@@ -1,6 +1,7 @@
 # widgetsim — see README.md.
 #   make simulate SCENARIO=weather [SEED=n] [DAYS=n]   run a scenario, write Reports/<scenario>/
 #   make compare SCENARIO=weather [RUNS=n]            rank the scenario's variants, write Reports/<scenario>/comparison.*
+#   make sensitivity SCENARIO=weather                 how much each unknown moves the comparison, write Reports/<scenario>/sensitivity.*
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
@@ -19,12 +20,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare fleet fleet-sharded golden bench fuzz chaos mutate docs clean help
+.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench fuzz chaos mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,17p' Makefile
 
 build:
 	$(SWIFT) build
@@ -41,6 +42,9 @@ simulate: release
 
 compare: release
 	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+
+sensitivity: release
+	$(RELEASE_BIN) sensitivity $(SCENARIO) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 fleet: release
 	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(SCENARIO) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
