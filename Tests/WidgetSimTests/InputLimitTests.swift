@@ -143,3 +143,16 @@ struct InputLimitTests {
         #expect(fleetError(#"[ { "widgets": ["forecast"], "weight": 0 } ]"#)?.contains("every weight is 0") == true)
     }
 }
+
+/// Found by `make mutate` (mutant 13628): a rate that underflows gives no
+/// arrival instead of an infinite gap converted to Int.
+@Suite("Arrival rates")
+struct ArrivalRateTests {
+    @Test func aRateTooSmallToArriveGivesNoArrival() {
+        var random = StreamSeed(1).stream()
+        let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
+        #expect(ArrivalProcess.nextArrival(
+            after: 0, start: 0, end: Seconds.day, expected: 1e-320, totalWeight: Double(Seconds.day), shape: nil,
+            calendar: calendar, random: &random) == nil)
+    }
+}

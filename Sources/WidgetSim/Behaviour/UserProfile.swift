@@ -68,7 +68,11 @@ enum ArrivalProcess {
         var remaining = random.nextExponential(mean: 1)
         var cursor = max(after, start)
         guard let shape else {
-            let arrival = cursor + Int(remaining / perUnitWeight)
+            // A rate so small it underflows (1e-320 a day, say) gives an
+            // infinite gap: no arrival before `end`, never an Int overflow.
+            let gap = remaining / perUnitWeight
+            guard gap.isFinite, gap < Double(end - cursor) else { return nil }
+            let arrival = cursor + Int(gap)
             return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
         }
         // Local seconds since midnight at `cursor`, advanced by hand rather
