@@ -105,10 +105,8 @@ public enum ReportDirectory {
             // Each write is a critical section, so an interruption cannot clean
             // up while a write is half done (and no write can follow the clean-up).
             try runGuard.critical { () throws(ReportWriteError) in
-                do {
-                    try Data(file.contents.utf8).write(to: url)
-                } catch {
-                    throw .cannotWrite(path: target.appendingPathComponent(file.name).path, reason: reason(error))
+                if let failure = writeFile(bytes: file.contents.utf8, to: url.path) {
+                    throw .cannotWrite(path: target.appendingPathComponent(file.name).path, reason: failure)
                 }
             }
         }
@@ -161,10 +159,8 @@ public enum ReportDirectory {
         try scratch.begin(directory: false)
         defer { scratch.end() }
         try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
-            do {
-                try Data(contents.utf8).write(to: scratch.temporary)
-            } catch {
-                throw .cannotWrite(path: path, reason: reason(error))
+            if let failure = writeFile(bytes: contents.utf8, to: scratch.temporary.path) {
+                throw .cannotWrite(path: path, reason: failure)
             }
         }
         try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
@@ -249,8 +245,8 @@ public enum ReportDirectory {
             try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
                 // The marker goes last in the list: it is removed after the paths it vouches for.
                 for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
-                guard FileManager.default.createFile(atPath: marker.path, contents: Data("widgetsim \(getpid())\n".utf8)) else {
-                    throw .cannotCreate(path: marker.path, reason: "cannot create a file beside the destination")
+                if let failure = ReportDirectory.writeFile(bytes: "widgetsim \(getpid())\n".utf8, to: marker.path) {
+                    throw .cannotCreate(path: marker.path, reason: failure)
                 }
                 guard directory else { return }
                 do {
@@ -303,6 +299,23 @@ public enum ReportDirectory {
     static func processIsAlive(_ pid: pid_t) -> Bool {
         if pid == getpid() { return false }
         return kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Writes `bytes` to a new file at `path` with plain system calls: no
+    /// temporary file of Foundation's own (`.dat.nosync*`) appears beside it,
+    /// where a killed run would leave it unmarked. Returns why it failed, or nil.
+    static func writeFile(bytes: some Sequence<UInt8>, to path: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var buffer = Array(bytes)[...]
+        while !buffer.isEmpty {
+            let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return String(cString: strerror(errno)) }
+            buffer = buffer.dropFirst(written)
+        }
+        return nil
     }
 
     /// Test hook: with `WIDGETSIM_TEST_PAUSE_BEFORE_SWAP=<seconds>`, waits after
