@@ -210,18 +210,14 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = position
         advance()  // "
-        var scalars = String.UnicodeScalarView()
-        var pendingBytes: [UInt8] = []
-        // Bytes read so far (escapes count as their bytes): kept, not
-        // counted, because counting a scalar view walks it.
+        // One UTF-8 buffer for the whole string, escapes encoded into it and
+        // validated once at the end: appending to a scalar view per escape
+        // copied it each time, which made escaped strings quadratic.
+        var buffer: [UInt8] = []
+        // Bytes read so far (escapes count as their bytes).
         var length = 0
-        func flush() throws(JSONSyntaxError) {
-            guard !pendingBytes.isEmpty else { return }
-            guard let text = String(validating: pendingBytes, as: UTF8.self) else {
-                throw JSONSyntaxError(message: "invalid UTF-8 in string", position: start)
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-            pendingBytes.removeAll(keepingCapacity: true)
+        func append(_ scalar: Unicode.Scalar) {
+            UTF8.encode(scalar) { buffer.append($0) }
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
@@ -229,23 +225,24 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 advance()
-                try flush()
-                return String(scalars)
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw JSONSyntaxError(message: "invalid UTF-8 in string", position: start)
+                }
+                return text
             case UInt8(ascii: "\\"):
-                try flush()
                 advance()
                 guard index < bytes.count else { throw error("unterminated string", at: start) }
                 let escape = bytes[index]
                 advance()
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): append("\"")
+                case UInt8(ascii: "\\"): append("\\")
+                case UInt8(ascii: "/"): append("/")
+                case UInt8(ascii: "b"): append("\u{08}")
+                case UInt8(ascii: "f"): append("\u{0C}")
+                case UInt8(ascii: "n"): append("\n")
+                case UInt8(ascii: "r"): append("\r")
+                case UInt8(ascii: "t"): append("\t")
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -260,14 +257,14 @@ public struct JSONParser {
                     } else if (0xDC00...0xDFFF).contains(code) {
                         throw error("unpaired surrogate in \\u escape")
                     }
-                    scalars.append(Unicode.Scalar(code)!)
+                    append(Unicode.Scalar(code)!)
                 default:
                     throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in string")
                 }
             case 0x00..<0x20:
                 throw error("control character in string; write it as an escape such as \\n")
             default:
-                pendingBytes.append(byte)
+                buffer.append(byte)
                 advance()
             }
             length += 1
