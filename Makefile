@@ -5,6 +5,7 @@
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
+#   make bench-inputs                                 only how check and validate grow with their input's size
 #   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
 #   make chaos [INTERRUPTIONS=1000] [SEED=n]          interrupt release runs with SIGINT/TERM/KILL at random instants: the report
 #                                                     directory must be the old or the new one, nothing left (not part of make test);
@@ -20,12 +21,12 @@ SCENARIO ?= weather
 RUNS ?= 10
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench fuzz chaos mutate docs clean help
+.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs fuzz chaos mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,18p' Makefile
 
 build:
 	$(SWIFT) build
@@ -59,9 +60,17 @@ fleet-sharded: release
 	$(RELEASE_BIN) merge .shards/$(SCENARIO)/part-*.txt --out Reports/$(SCENARIO)
 
 # Speed and memory; never part of `make test` (these machines are shared and noisy).
+# The input benchmarks time the release widgetsim binary, so both are built.
+#   BENCH_ARGS: --quick (1 run instead of 3), --timeout <s> (default 120), --keep-inputs, --widgetsim <binary>
 bench:
+	$(SWIFT) build -c release --product widgetsim
 	$(SWIFT) build -c release --product widgetsim-bench
 	.build/release/widgetsim-bench $(BENCH_ARGS)
+
+bench-inputs:
+	$(SWIFT) build -c release --product widgetsim
+	$(SWIFT) build -c release --product widgetsim-bench
+	.build/release/widgetsim-bench --only inputs $(BENCH_ARGS)
 
 # Release speed with the internal invariant checks compiled in, in a build
 # folder of its own so the normal release build is untouched.

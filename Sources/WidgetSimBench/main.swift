@@ -1,190 +1,71 @@
-// widgetsim-bench: the speed and memory of fleet simulation (`make bench`).
+// widgetsim-bench: speed and memory (`make bench`, `make bench-inputs`).
 //
-// Every measurement runs in a child process, so each configuration's peak
-// resident memory is its own, and is repeated; medians are quoted. Compare
-// figures as ratios within one run: these machines are shared and noisy.
+// Two halves, each measured in child processes (so each run's peak resident
+// memory is its own) and repeated, with medians quoted: fleet simulation
+// (FleetBenchmark.swift), and how reading large inputs grows with their size
+// (InputsBenchmark.swift). Compare figures as ratios within one run: these
+// machines are shared and noisy.
 import Foundation
-import WidgetSim
 
-struct Measurement: Codable {
-    var wallSeconds: Double
-    var events: Int
-    var widgetDays: Int
-    var peakRSSKiB: Int
-}
-
-func peakRSSKiB() -> Int {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    #if os(Linux)
-    return Int(usage.ru_maxrss)
-    #else
-    return Int(usage.ru_maxrss) / 1024
-    #endif
-}
-
-/// The benchmark fleet: the scenario's base, without warm-up, at a given size.
-func benchmarkSetup(path: String, devices: Int, days: Int) -> SimulationSetup {
-    let document: ScenarioDocument
-    do {
-        document = try ScenarioLoader.loadDocument(path: path)
-    } catch {
-        FileHandle.standardError.write(Data("widgetsim-bench: \(error.description)\n".utf8))
-        exit(65)
-    }
-    var setup = document.base
-    guard setup.fleet != nil else {
-        FileHandle.standardError.write(Data("widgetsim-bench: \(path) is not a fleet scenario\n".utf8))
-        exit(64)
-    }
-    setup.population.updateFleet { fleet in
-        fleet.deviceCount = devices
-        fleet.warmUpDays = 0
-    }
-    setup.days = days
-    return setup
-}
-
-/// Child mode: one measured run, printed as JSON.
-func runChild(_ arguments: [String]) -> Never {
-    guard arguments.count == 5, let devices = Int(arguments[1]), let days = Int(arguments[2]), let threads = Int(arguments[3]) else {
-        FileHandle.standardError.write(Data("usage: widgetsim-bench child <devices> <days> <threads> <scenario>\n".utf8))
-        exit(64)
-    }
-    let setup = benchmarkSetup(path: arguments[4], devices: devices, days: days)
-    var options = FleetRun.Options()
-    options.threads = threads
-    let clock = ContinuousClock()
-    let start = clock.now
-    guard let aggregate = try? FleetRun.run(setup, options: options) else {
-        FileHandle.standardError.write(Data("the benchmark run passed the run limits\n".utf8))
-        exit(70)
-    }
-    let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    let measurement = Measurement(wallSeconds: seconds, events: aggregate.events, widgetDays: aggregate.widgetDays, peakRSSKiB: peakRSSKiB())
-    print(String(decoding: try! JSONEncoder().encode(measurement), as: UTF8.self))
-    exit(0)
-}
-
-/// Runs one configuration `repeats` times in child processes.
-func measure(devices: Int, days: Int, threads: Int, scenario: String, repeats: Int) -> [Measurement] {
-    (0..<repeats).map { _ in
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["child", String(devices), String(days), String(threads), scenario]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch {
-            FileHandle.standardError.write(Data("widgetsim-bench: cannot start a child: \(error)\n".utf8))
-            exit(70)
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let measurement = try? JSONDecoder().decode(Measurement.self, from: data) else {
-            FileHandle.standardError.write(Data("widgetsim-bench: a child run failed (status \(process.terminationStatus))\n".utf8))
-            exit(70)
-        }
-        return measurement
-    }
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
-func format(_ value: Double, _ decimals: Int) -> String { FixedDecimal.format(value, decimals: decimals) }
-
-// MARK: Main
-
-var arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" { runChild(arguments) }
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: widgetsim-bench [--quick] [--scenario <fleet scenario>]
+        USAGE: widgetsim-bench [--only fleet|inputs] [--quick] [--scenario <fleet scenario>]
+                               [--widgetsim <binary>] [--timeout <seconds>] [--keep-inputs]
 
-        Measures fleet simulation (the scenario's base, no warm-up) in child
+        fleet: measures fleet simulation (the scenario's base, no warm-up) in child
         processes: throughput on 1 thread and on all cores, 1,000,000 widget-days,
-        and the cost at three sizes. Quotes medians of 3 runs (1 with --quick).
+        and the cost at three sizes.
+
+        inputs: times the widgetsim binary (default: the one beside this program)
+        in child processes on generated inputs: 'check --reloads' on logs of
+        250,000, 500,000 and 1,000,000 rows, and 'validate' on scenario files of
+        about 4, 8 and 16 MiB in five shapes. Prints the cost per row or byte and
+        its ratio to the smallest size (1.00 means linear). A run over --timeout
+        seconds (default 120) is killed and reported as over. Inputs are written
+        to .build/bench-inputs and deleted afterwards (kept with --keep-inputs).
+
+        Both by default. Quotes medians of 3 runs (1 with --quick).
         """)
     exit(0)
 }
+
+func value(of option: String) -> String? {
+    guard let index = arguments.firstIndex(of: option) else { return nil }
+    guard index + 1 < arguments.count else {
+        FileHandle.standardError.write(Data("widgetsim-bench: \(option) needs a value\n".utf8))
+        exit(64)
+    }
+    return arguments[index + 1]
+}
+
 let quick = arguments.contains("--quick")
-var scenario = "Scenarios/fleet-weather.json"
-if let index = arguments.firstIndex(of: "--scenario"), index + 1 < arguments.count { scenario = arguments[index + 1] }
-let repeats = quick ? 1 : 3
-let cores = ProcessInfo.processInfo.activeProcessorCount
-let days = 7
-let widgetsPerDevice = benchmarkSetup(path: scenario, devices: 1, days: days).fleet!.meanWidgetsPerDevice
-let throughputDevices = quick ? 5_000 : 20_000
-// 2 % more devices than the mean widget count needs, since widget sets are drawn at random.
-let millionDevices = Int((1_020_000 / (widgetsPerDevice * Double(days))).rounded(.up))
-
-struct Row {
-    var name: String
-    var devices: Int
-    var days: Int
-    var threads: Int
-    var runs: [Measurement]
-
-    var wall: Double { median(runs.map(\.wallSeconds)) }
-    var events: Int { runs[0].events }
-    var widgetDays: Int { runs[0].widgetDays }
-    var eventsPerSecond: Double { Double(events) / wall }
-    var eventsPerSecondPerCore: Double { eventsPerSecond / Double(threads) }
-    var widgetDaysPerSecond: Double { Double(widgetDays) / wall }
-    var peakRSSMiB: Double { Double(runs.map(\.peakRSSKiB).max()!) / 1024 }
+let only = value(of: "--only")
+guard only == nil || only == "fleet" || only == "inputs" else {
+    FileHandle.standardError.write(Data("widgetsim-bench: --only takes fleet or inputs, got '\(only!)'\n".utf8))
+    exit(64)
+}
+let timeout = value(of: "--timeout").map { Double($0) ?? -1 } ?? 120
+guard timeout > 0 else {
+    FileHandle.standardError.write(Data("widgetsim-bench: --timeout takes a number of seconds > 0\n".utf8))
+    exit(64)
 }
 
-print("widgetsim-bench: \(scenario) (base, no warm-up), \(format(widgetsPerDevice, 2)) widgets per device, \(cores) cores, median of \(repeats)")
-func run(_ name: String, devices: Int, days: Int, threads: Int, scenario: String, repeats: Int) -> Row {
-    FileHandle.standardError.write(Data("  running \(name): \(devices) devices × \(days) days on \(threads) thread(s)...\n".utf8))
-    return Row(name: name, devices: devices, days: days, threads: threads,
-               runs: measure(devices: devices, days: days, threads: threads, scenario: scenario, repeats: repeats))
+if only != "inputs" {
+    runFleetBenchmark(scenario: value(of: "--scenario") ?? "Scenarios/fleet-weather.json", quick: quick)
 }
-let small = quick ? 1_250 : 5_000
-let rows = [
-    run("throughput-1-thread", devices: throughputDevices, days: days, threads: 1, scenario: scenario, repeats: repeats),
-    run("throughput-all-threads", devices: throughputDevices, days: days, threads: cores, scenario: scenario, repeats: repeats),
-    run("million-widget-days", devices: millionDevices, days: days, threads: cores, scenario: scenario, repeats: repeats),
-    run("size-small", devices: small, days: days, threads: cores, scenario: scenario, repeats: repeats),
-    run("size-medium", devices: 4 * small, days: days, threads: cores, scenario: scenario, repeats: repeats),
-    run("size-large", devices: 4 * small, days: 4 * days, threads: cores, scenario: scenario, repeats: repeats),
-]
-
-print("")
-print("| configuration | devices | days | threads | widget-days | events | wall s | events/s | events/s/core | widget-days/s | peak RSS MiB |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-for row in rows {
-    print("| \(row.name) | \(row.devices) | \(row.days) | \(row.threads) | \(row.widgetDays) | \(row.events) | \(format(row.wall, 2)) "
-        + "| \(format(row.eventsPerSecond / 1e6, 2))M | \(format(row.eventsPerSecondPerCore / 1e6, 2))M "
-        + "| \(format(row.widgetDaysPerSecond, 0)) | \(format(row.peakRSSMiB, 1)) |")
-}
-let sizes = rows.filter { $0.name.hasPrefix("size-") }
-let base = sizes[0].wall / Double(sizes[0].widgetDays)
-print("")
-print("Cost per widget-day, relative to size-small (1.00 means linear in devices × days):")
-for row in sizes {
-    print("  \(row.name): \(row.widgetDays) widget-days, \(format(row.wall / Double(row.widgetDays) * 1e6, 2)) µs per widget-day, ratio \(format(row.wall / Double(row.widgetDays) / base, 2))")
-}
-
-let perCore = rows[0].eventsPerSecondPerCore
-let million = rows.first { $0.name == "million-widget-days" }!
-let peakMemory = rows.map(\.peakRSSMiB).max()!
-let worstRatio = sizes.map { $0.wall / Double($0.widgetDays) / base }.max()!
-func verdict(_ passed: Bool) -> String { passed ? "met" : "NOT MET" }
-print("")
-print("Targets:")
-print("  ≥ 10M events/s per core (1 thread): \(format(perCore / 1e6, 2))M — \(verdict(perCore >= 10e6))")
-print("  1,000,000 widget-days in < 20 s (\(cores) threads): \(format(million.wall, 1)) s for \(million.widgetDays) widget-days — \(verdict(million.wall < 20 && million.widgetDays >= 1_000_000))")
-print("  peak memory < 64 MiB at any size: \(format(peakMemory, 1)) MiB — \(verdict(peakMemory < 64))")
-print("  linear cost (ratios within 1.25): worst \(format(worstRatio, 2)) — \(verdict(worstRatio <= 1.25))")
-print("")
-for row in rows {
-    print("bench.\(row.name).wall_s=\(format(row.wall, 3)) bench.\(row.name).events_per_s=\(format(row.eventsPerSecond, 0)) bench.\(row.name).widget_days_per_s=\(format(row.widgetDaysPerSecond, 0)) bench.\(row.name).peak_rss_mib=\(format(row.peakRSSMiB, 1))")
+if only != "fleet" {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("widgetsim").path
+    let benchmark = InputsBenchmark(
+        widgetsim: value(of: "--widgetsim") ?? beside, scratch: ".build/bench-inputs", repeats: quick ? 1 : 3,
+        timeLimit: timeout, keepInputs: arguments.contains("--keep-inputs"))
+    if only != "inputs" { print("") }
+    print("widgetsim-bench inputs: \(benchmark.widgetsim), median of \(benchmark.repeats), time limit \(format(timeout, 0)) s per run")
+    do {
+        try benchmark.run()
+    } catch {
+        FileHandle.standardError.write(Data("widgetsim-bench: \(error.message)\n".utf8))
+        exit(error.code)
+    }
 }
