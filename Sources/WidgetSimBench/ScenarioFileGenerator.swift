@@ -23,20 +23,20 @@ struct ScenarioFileGenerator {
         case devices
         /// Devices of 200 widgets each (the per-device limit), with a script.
         case widgets
-        /// One device of 200 widgets whose script grows to fill the file.
+        /// Devices of 200 widgets whose scripts (50,000 actions each, half the array limit) grow to fill the file.
         case script
-        /// A small scenario whose description is most of the file: prose with escapes and non-ASCII text.
+        /// A small scenario whose variants' descriptions are most of the file: prose with escapes and non-ASCII text.
         case strings
-        /// A small scenario with one variant whose scheduler patch removes very many (absent) fields.
+        /// A small scenario whose variants' scheduler patches remove very many (absent) fields.
         case manyKeys = "many-keys"
 
         var summary: String {
             switch self {
             case .devices: return "many devices of 10 full widgets and a script"
             case .widgets: return "devices of 200 widgets each"
-            case .script: return "one device, 200 widgets, a long script"
-            case .strings: return "one long description string"
-            case .manyKeys: return "one merge patch of many null keys"
+            case .script: return "devices of 200 widgets, each with a script of 50,000 actions"
+            case .strings: return "variants with long descriptions"
+            case .manyKeys: return "variants whose merge patches have many null keys"
             }
         }
     }
@@ -74,33 +74,51 @@ struct ScenarioFileGenerator {
             }
             contents = "\(units) devices × \(ScenarioLimits.maximumWidgetsPerDevice) widgets, 200 script actions each"
         case .script:
-            var open = device(0, widgets: ScenarioLimits.maximumWidgetsPerDevice, actions: 0, random: &random)
-            // The device ends with an empty script: open it to fill.
-            open.removeLast("[]\n    }".utf8.count)
-            fill(prefix: header(shape.rawValue) + "  \"devices\": [\n" + open + "[\n", separator: ",\n", suffix: "\n      ]\n    }\n  ]\n}\n") { random, index in
-                "        " + action(index, of: .max, widgets: ScenarioLimits.maximumWidgetsPerDevice, random: &random)
+            // A device that ends with an empty script, opened to fill.
+            func opened(_ index: Int, random: inout RandomStream) -> String {
+                var open = device(index, widgets: ScenarioLimits.maximumWidgetsPerDevice, actions: 0, random: &random)
+                open.removeLast("[]\n    }".utf8.count)
+                return open + "[\n"
             }
-            contents = "1 device × \(ScenarioLimits.maximumWidgetsPerDevice) widgets, \(units) script actions"
+            // A script is an array, so it holds at most the parser's array limit;
+            // past half of it the script goes on in the next device.
+            let actionsPerDevice = JSONParser.maximumArrayCount / 2
+            fill(prefix: header(shape.rawValue) + "  \"devices\": [\n" + opened(0, random: &random), separator: "", suffix: "\n      ]\n    }\n  ]\n}\n") { random, index in
+                let local = index % actionsPerDevice
+                let lead = index == 0 ? "" : local == 0 ? "\n      ]\n    },\n" + opened(index / actionsPerDevice, random: &random) : ",\n"
+                return lead + "        " + action(local, of: .max, widgets: ScenarioLimits.maximumWidgetsPerDevice, random: &random)
+            }
+            let devices = (units + actionsPerDevice - 1) / actionsPerDevice
+            contents = "\(devices) device(s) × \(ScenarioLimits.maximumWidgetsPerDevice) widgets, \(units) script actions in all"
         case .strings:
-            let rest = String(header(shape.rawValue, description: false).dropFirst("{\n".count))
-            fill(prefix: "{\n  \"description\": \"", separator: " ", suffix: "\",\n" + rest + "  \"devices\": [\n" + device(0, widgets: 3, actions: 10, random: &random) + "\n  ]\n}\n") { random, index in
-                sentence(index, random: &random)
+            // A string holds at most the parser's string limit, so the prose is
+            // spread over variants' descriptions of about 240 KB each.
+            fill(prefix: header(shape.rawValue, variants: false) + "  \"variants\": [\n", separator: ",\n",
+                 suffix: "\n  ],\n  \"devices\": [\n" + device(0, widgets: 3, actions: 10, random: &random) + "\n  ]\n}\n",
+                 limit: ScenarioLimits.maximumVariants) { random, index in
+                var prose = ""
+                while prose.utf8.count < 240_000 { prose += (prose.isEmpty ? "" : " ") + sentence(prose.utf8.count, random: &random) }
+                return "    { \"name\": \"prose-\(padded(index, 2))\", \"description\": \"\(prose)\" }"
             }
-            contents = "a description of \(units) sentences"
+            contents = "\(units) variant descriptions of about 240 KB of prose each"
         case .manyKeys:
-            let variant = """
-                  "variants": [
-                    {
-                      "name": "cleaned-up",
-                      "description": "the same scenario with every retired scheduler setting removed (absent ones are ignored)",
-                      "scheduler": {
-
-                """
-            let suffix = "\n      }\n    }\n  ],\n  \"devices\": [\n" + device(0, widgets: 3, actions: 10, random: &random) + "\n  ]\n}\n"
-            fill(prefix: header(shape.rawValue, variants: false) + variant, separator: ",\n", suffix: suffix) { _, index in
-                "        \"retired.\(padded(index, 7))\": null"
+            // An object holds at most the parser's member limit, so the keys are
+            // spread over variants' scheduler patches of 9,000 keys each.
+            fill(prefix: header(shape.rawValue, variants: false) + "  \"variants\": [\n", separator: ",\n",
+                 suffix: "\n  ],\n  \"devices\": [\n" + device(0, widgets: 3, actions: 10, random: &random) + "\n  ]\n}\n",
+                 limit: ScenarioLimits.maximumVariants) { _, index in
+                let keys = (0..<9_000).map { "        \"retired.\(padded($0, 7))\": null" }
+                return """
+                        {
+                          "name": "cleaned-up-\(padded(index, 2))",
+                          "description": "the same scenario with every retired scheduler setting removed (absent ones are ignored)",
+                          "scheduler": {
+                    \(keys.joined(separator: ",\n"))
+                          }
+                        }
+                    """
             }
-            contents = "1 object of \(units) keys"
+            contents = "\(units) merge patches of 9,000 null keys each"
         }
         text.close()
         return (text.count, contents)
@@ -119,7 +137,7 @@ struct ScenarioFileGenerator {
         }
         text += """
               "seed": \(seed),
-              "days": 28,
+              "days": 1,
               "start": "2026-03-02T00:00",
               "utcOffset": "+01:00",
               "scheduler": {
@@ -210,18 +228,19 @@ struct ScenarioFileGenerator {
         default:
             provider = "{ \"swift\": \"characterDetail\", \"latency\": { \"distribution\": \"exponential\", \"mean\": \"1.5s\" }, \"failureRate\": 0.05 }"
         }
-        var day = 0
+        // Inside the run's one day, in both spellings: a date and an offset.
+        var hour = 0
         let changes = (0..<random.nextInt(in: 2...6)).map { _ in
-            day += random.nextInt(in: 1...4)
-            return day % 2 == 0
-                ? "\"2026-03-\(padded(2 + day, 2))T\(padded(random.nextInt(in: 8...20), 2)):00\""
-                : "\"\(day)d\(random.nextInt(in: 1...23))h\(random.nextInt(in: 0...59))m\""
+            hour += random.nextInt(in: 1...3)
+            return hour % 2 == 0
+                ? "\"2026-03-02T\(padded(hour, 2)):00\""
+                : "\"\(hour)h\(random.nextInt(in: 0...59))m\""
         }
         let weekdays = ScenarioFileGenerator.weekdays.prefix(random.nextInt(in: 1...7)).map { "\"\($0)\"" }
         return """
                     {
                       "id": "\(id)", "kind": "com.example.\(app).\(id)", "family": "\(family)", "app": "\(app)", "page": "\(page)",
-                      "configuration": "\(city) — \\"\(page)\\" #\(index)", "tapsPerView": 0.05, "launchesAppPerView": 0.02, "addedAt": "\(random.nextInt(in: 0...48))h",
+                      "configuration": "\(city) — \\"\(page)\\" #\(index)", "tapsPerView": 0.05, "launchesAppPerView": 0.02, "addedAt": "\(random.nextInt(in: 0...12))h",
                       "provider": \(provider),
                       "truth": {
                         "changeEvery": "\(random.nextInt(in: 5...120))m", "activeHours": { "days": [\(weekdays.joined(separator: ", "))], "from": "09:30", "to": "16:00" },
@@ -232,9 +251,10 @@ struct ScenarioFileGenerator {
             """
     }
 
-    /// One scripted action; `index` of `count` spreads them over the 28 days in time order.
+    /// One scripted action; `index` of `count` spreads them over the run's one day in time order.
+    /// (One day, so that even the largest file stays inside `validate`'s run estimate: see RunLimits.)
     func action(_ index: Int, of count: Int, widgets: Int, random: inout RandomStream) -> String {
-        let span = 28 * Seconds.day - 1
+        let span = Seconds.day - 1
         let at = count == .max ? min(span, index * 9 + random.nextInt(in: 0...8)) : index * span / max(1, count)
         let when = index % 2 == 0 ? String(at) : "\"\(at / Seconds.day)d\(at % Seconds.day / Seconds.hour)h\(at % Seconds.hour / Seconds.minute)m\(at % Seconds.minute)s\""
         let app = ScenarioFileGenerator.apps[random.nextInt(below: 4)]

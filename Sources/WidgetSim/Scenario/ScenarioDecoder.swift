@@ -5,6 +5,7 @@ public enum ScenarioLimits {
     public static let maximumDays = 366
     public static let maximumDevices = 1_000
     public static let maximumWidgetsPerDevice = 200
+    public static let maximumVariants = 64
 }
 
 /// Turns a scenario file's JSON into a `SimulationSetup`, with defaults for

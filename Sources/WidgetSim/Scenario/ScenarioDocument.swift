@@ -37,7 +37,6 @@ public struct ScenarioDocument: Sendable {
 /// (RFC 7396): fields are replaced or added, and `null` removes one.
 struct VariantApplier {
     static let variantFields = ["name", "description", "widgets", "scheduler", "user", "provider", "truth"]
-    static let maximumVariants = 64
 
     let file: String
     var catalog: SwiftCatalog = .builtIn
@@ -48,8 +47,8 @@ struct VariantApplier {
         let baseName = try top.optional("baseName")?.identifier() ?? "base"
         guard let list = top.optional("variants") else { return ScenarioDocument(base: base, baseName: baseName, variants: []) }
         let entries = try list.array()
-        guard entries.count <= VariantApplier.maximumVariants else {
-            throw list.invalid("\(entries.count) variants", allowed: "at most \(VariantApplier.maximumVariants)")
+        guard entries.count <= ScenarioLimits.maximumVariants else {
+            throw list.invalid("\(entries.count) variants", allowed: "at most \(ScenarioLimits.maximumVariants)")
         }
         var variants: [ScenarioDocument.Variant] = []
         for entry in entries {
