@@ -4,7 +4,7 @@ import WidgetSim
 /// into messages and sysexits codes. All logic lives in the WidgetSim library.
 public enum WidgetSimCommandLine {
     static var commands: [any Command.Type] {
-        [SimulateCommand.self, CompareCommand.self, SensitivityCommand.self, FleetCommand.self, MergeCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self]
+        [SimulateCommand.self, CompareCommand.self, SensitivityCommand.self, CalibrateCommand.self, FleetCommand.self, MergeCommand.self, CheckCommand.self, ValidateCommand.self, ListCommand.self]
     }
 
     static var overview: String {

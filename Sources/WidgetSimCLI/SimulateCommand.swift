@@ -4,12 +4,14 @@ import WidgetSim
 struct SimulateCommand: Command {
     static let name = "simulate"
     static let abstract = "Run a scenario and write its reports."
-    static let arguments = "<scenario> [--seed <n>] [--days <n>] [--out <dir>]"
+    static let arguments = "<scenario> [--seed <n>] [--days <n>] [--out <dir>] [--device-log <file> [--device <id>]]"
     static let options = [
         ScenarioOptions.seed,
         ScenarioOptions.days,
         ScenarioOptions.out,
         OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
+        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Also write what the simulated phone would have logged, in the device log format (README: Calibrating from your phone)."),
+        OptionSpec(name: "device", short: nil, valueName: "id", help: "The device whose log --device-log writes (default: the scenario's first)."),
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
@@ -19,7 +21,10 @@ struct SimulateCommand: Command {
         scenario file. The reports (reloads.csv, views.csv, daily.csv, summary.md
         and its SVG charts) are written to a temporary directory and moved into
         place only when all are complete, so a failed run leaves the previous
-        reports as they were.
+        reports as they were. --device-log writes one phone's log: a line per
+        provider call that returned a timeline, per app foreground and per
+        WidgetCenter call, as a real phone's extension and app can log them;
+        `widgetsim calibrate` and `widgetsim check --device-log` read it.
         """
 
     var scenario: ScenarioReference
@@ -29,6 +34,8 @@ struct SimulateCommand: Command {
     var quiet: Bool
     var trace: Bool
     var parameters: String?
+    var deviceLog: String?
+    var deviceID: String?
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments)
@@ -39,6 +46,10 @@ struct SimulateCommand: Command {
         quiet = arguments.has("quiet")
         trace = arguments.has("trace")
         parameters = arguments.value("parameters")
+        deviceLog = arguments.value("device-log")
+        deviceID = arguments.value("device")
+        if deviceLog?.isEmpty == true { throw .usage("option '--device-log' needs a file") }
+        if deviceID != nil && deviceLog == nil { throw .usage("option '--device' chooses whose --device-log to write; give --device-log <file> too") }
     }
 
     func run(console: Console) throws(CommandError) {
@@ -48,18 +59,51 @@ struct SimulateCommand: Command {
         if let days { setup.days = days }
         try scenario.requireWithinLimits([setup], command: "simulate", overridden: days != nil)
         try checkReportDestination(outputDirectory)
+        var logged: (device: Int, path: String)?
+        if let deviceLog {
+            let ids = setup.devices.map(\.id)
+            let index: Int
+            if let deviceID {
+                guard let found = ids.firstIndex(of: deviceID) else {
+                    throw .usage("option '--device': no device '\(DisplayText.singleLine(deviceID))' in \(setup.name); allowed: \(ids.joined(separator: ", "))")
+                }
+                index = found
+            } else {
+                index = 0
+            }
+            do {
+                try ReportDirectory.checkFileDestination(deviceLog)
+            } catch {
+                throw CommandError(error)
+            }
+            logged = (index, deviceLog)
+        }
         let collector: ReportCollector
+        var log: DeviceLog?
         do {
             collector = try Simulation.run(setup)
+            // The same run again, device by device: deterministic, so the log
+            // is the very phone whose reports are written.
+            if let logged { log = try Simulation.deviceLog(setup, device: logged.device) }
         } catch {
             throw ScenarioReference.stopped(error)
         }
         let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
         try writeReports(files, to: outputDirectory)
+        if let logged, let log {
+            do {
+                try ReportDirectory.writeFile(log.render(), to: logged.path)
+            } catch {
+                throw CommandError(error.description, code: .ioError)
+            }
+        }
         guard !quiet else { return }
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
         console.out("\(setup.name): \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), seed \(setup.seed)")
         console.out("  \(collector.reloads.count) provider calls, \(collector.views.count) views, \(collector.withheld.reduce(0) { $0 + $1.requests }) withheld requests")
         console.out("  wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        if let logged, let log {
+            console.out("  wrote \(logged.path): the device log of \(setup.devices[logged.device].id), \(log.lines.count) lines")
+        }
     }
 }

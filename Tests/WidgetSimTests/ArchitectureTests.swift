@@ -16,7 +16,7 @@ struct ArchitectureTests {
         ["Behaviour"],
         ["Simulation"],
         ["Scenario"],
-        ["Comparison", "Fleet"],
+        ["Calibration", "Comparison", "Fleet"],
         ["Reports"],
         ["Check"],
     ]

@@ -185,3 +185,62 @@ public struct CivilCalendar: Equatable, Sendable {
         return (value < 0 ? "-" : "") + padding + digits
     }
 }
+
+/// An instant written as ISO 8601 with its offset, as a phone logs it:
+/// `2026-03-02T07:15:03+01:00`, `2026-03-02T06:15:03Z`, or with fractional
+/// seconds (`07:15:03.250+01:00`, truncated to the second).
+public struct OffsetTimestamp: Equatable, Sendable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var epochSeconds: Int
+    /// The offset the line was written in, east positive.
+    public var utcOffsetSeconds: Int
+
+    public init(epochSeconds: Int, utcOffsetSeconds: Int) {
+        self.epochSeconds = epochSeconds
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Nil unless `text` is such a timestamp with a valid date in the years
+    /// 1970...2999 and an offset from -12:00 to +14:00.
+    public init?(_ text: Substring) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x20,
+              bytes[13] == 0x3A, bytes[16] == 0x3A else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard bytes[index] >= 0x30 && bytes[index] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), (1970...2999).contains(year),
+              CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).isValid else { return nil }
+        var index = 19
+        if bytes[index] == 0x2E {
+            index += 1
+            let digitsStart = index
+            while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+            guard index > digitsStart, index - digitsStart <= 9 else { return nil }
+        }
+        let offset: Int
+        if index == bytes.count - 1, bytes[index] == 0x5A {
+            offset = 0
+        } else {
+            guard bytes.count - index == 6, bytes[index] == 0x2B || bytes[index] == 0x2D, bytes[index + 3] == 0x3A,
+                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), minutes < 60 else { return nil }
+            let magnitude = hours * Seconds.hour + minutes * Seconds.minute
+            offset = bytes[index] == 0x2D ? -magnitude : magnitude
+            guard (-12 * Seconds.hour...14 * Seconds.hour).contains(offset) else { return nil }
+        }
+        let local = CivilCalendar.daysFromCivil(year: year, month: month, day: day) * Seconds.day
+            + hour * Seconds.hour + minute * Seconds.minute + second
+        self.init(epochSeconds: local - offset, utcOffsetSeconds: offset)
+    }
+
+    /// The timestamp as a phone's log writes it: local time and offset.
+    public var text: String {
+        CivilCalendar(startEpochSeconds: epochSeconds, utcOffsetSeconds: utcOffsetSeconds).iso8601(0)
+    }
+}

@@ -202,6 +202,7 @@ extension DeviceSimulator {
     /// The app comes to the foreground; the calls its code makes now are free (F17).
     mutating func enterForeground(_ app: Int) {
         appForegroundSessions[app] += 1
+        observer.appActed(AppActivityRecord(time: now, device: deviceIndex, app: app, activity: .foreground))
         send(.becameActive, to: app)
     }
 

@@ -50,7 +50,15 @@ extension DeviceSimulator {
 
     /// Applies every request made on `center` by `app`, in call order.
     mutating func applyRequests(of center: WidgetCenter, from app: Int) {
-        for request in center.requests { applyWidgetCenter(request, from: app) }
+        for request in center.requests {
+            let activity: AppActivityRecord.Activity
+            switch request {
+            case .reloadTimelines(let kind): activity = .reloadTimelines(kind: kind)
+            case .reloadAllTimelines: activity = .reloadAllTimelines
+            }
+            observer.appActed(AppActivityRecord(time: now, device: deviceIndex, app: app, activity: activity))
+            applyWidgetCenter(request, from: app)
+        }
     }
 
     /// Applies a WidgetCenter call made by `app` now (F16): free while the app is

@@ -67,6 +67,23 @@ public struct DayStartRecord: Equatable, Sendable {
     public var budgetLimit: Int?
 }
 
+/// What a containing app did that its own code can see and log: it came to
+/// the foreground, or it called WidgetCenter (F16, F17). The app logs every
+/// call it makes, including those WidgetKit then ignores (F18).
+public struct AppActivityRecord: Equatable, Sendable {
+    public enum Activity: Equatable, Sendable {
+        case foreground
+        case reloadTimelines(kind: String)
+        case reloadAllTimelines
+    }
+
+    public var time: SimTime
+    public var device: Int
+    /// Index of the app in `DeviceSetup.apps`.
+    public var app: Int
+    public var activity: Activity
+}
+
 /// Receives what happens during a run, in time order per device.
 ///
 /// Report writers keep rows; fleet aggregators keep only counts. The
@@ -76,6 +93,9 @@ public protocol SimulationObserver {
     mutating func widgetViewed(_ record: ViewRecord)
     mutating func reloadWithheld(_ record: WithheldRecord)
     mutating func dayStarted(_ record: DayStartRecord)
+    /// The app came to the foreground or called WidgetCenter; only device
+    /// logs want this, so it has a default that does nothing.
+    mutating func appActed(_ record: AppActivityRecord)
     /// Bytes of rows kept so far, which `RunLimits.memoryBytes` bounds.
     var keptBytes: Int { get }
 }
@@ -83,4 +103,6 @@ public protocol SimulationObserver {
 extension SimulationObserver {
     /// An observer that keeps counters only keeps no rows.
     public var keptBytes: Int { 0 }
+
+    public mutating func appActed(_ record: AppActivityRecord) {}
 }

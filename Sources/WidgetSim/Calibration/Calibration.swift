@@ -1,0 +1,413 @@
+import Foundation
+
+/// One unknown that a device log can pin down, and the statistic that shows it.
+public struct CalibrationKnob: Sendable {
+    /// The scenario's `scheduler` field it sets.
+    public var field: String
+    public var statistic: LogStatistic
+    public var facts: String
+    /// What the value means, for the report ("the base daily limit").
+    public var meaning: String
+    /// When the statistic cannot move with it, in words.
+    public var needs: String
+    public var low: Double
+    public var high: Double
+    public var geometric: Bool
+    public let set: @Sendable (inout SchedulerParameters, Double) -> Void
+    public let get: @Sendable (SchedulerParameters) -> Double
+    public let format: @Sendable (Double) -> String
+
+    /// The grid of `count` values over the range.
+    func grid(_ count: Int, from low: Double, to high: Double) -> [Double] {
+        guard count > 1 else { return [low] }
+        return (0..<count).map { index in
+            let u = Double(index) / Double(count - 1)
+            return geometric && low > 0 ? low * DeterministicMath.exp(DeterministicMath.log(high / low) * u) : low + (high - low) * u
+        }
+    }
+
+    /// The knobs, in the order each pass fits them: the ones that other
+    /// statistics depend on least come first.
+    public static let all: [CalibrationKnob] = [
+        CalibrationKnob(
+            field: "foregroundReloadDelay", statistic: .appReloadDelay, facts: "F17, F18",
+            meaning: "mean delay from the app's WidgetCenter call to the reload (uniform, 0.14× to 1.86× the mean)",
+            needs: "the app calls WidgetCenter while it is in the foreground",
+            low: 1, high: 120, geometric: true,
+            set: { parameters, mean in
+                let low = Int((mean * 2 / 14.5).rounded())
+                parameters.foregroundReloadDelay = .uniform(min: low, max: max(low, Int((mean * 27 / 14.5).rounded())))
+            },
+            get: { $0.foregroundReloadDelay.mean },
+            format: { DurationText.format($0.rounded()) }),
+        CalibrationKnob(
+            field: "minimumSpacing", statistic: .smallestGap, facts: "F13",
+            meaning: "least time between budgeted reloads of a widget",
+            needs: "the widget asks for reloads closer than the spacing, with budget to spare (a short `after`, or reloads back to back after a quiet spell)",
+            low: 60, high: 30 * 60, geometric: true,
+            set: { $0.minimumSpacing = Int($1.rounded()) },
+            get: { Double($0.minimumSpacing) },
+            format: { DurationText.format($0.rounded()) }),
+        CalibrationKnob(
+            field: "schedulingDelay", statistic: .medianLateness, facts: "F4, F14",
+            meaning: "median delay from due to run (log-normal, the 95th percentile 15 times it)",
+            needs: "reloads that come due while the budget and the spacing allow them",
+            low: 10, high: 30 * 60, geometric: true,
+            set: { $0.schedulingDelay = .logNormal(median: ($1 * 10).rounded() / 10, p95: 15 * ($1 * 10).rounded() / 10) },
+            get: { parameters in
+                if case .logNormal(let median, _) = parameters.schedulingDelay { return median }
+                return parameters.schedulingDelay.mean
+            },
+            format: { DurationText.format($0.rounded()) }),
+        CalibrationKnob(
+            field: "pacingWindow", statistic: .medianGap, facts: "F8, F10",
+            meaning: "the span of the day the budget is paced over",
+            needs: "the widget asks for more reloads than the budget allows (the `paced` model)",
+            low: 6 * 3_600, high: 24 * 3_600, geometric: false,
+            set: { $0.pacingWindow = Int($1.rounded()) },
+            get: { Double($0.pacingWindow) },
+            format: { DurationText.format($0.rounded()) }),
+        CalibrationKnob(
+            field: "dailyBudget", statistic: .callsPerDay, facts: "F7, F8, F9",
+            meaning: "this widget's base daily limit (before the engagement and learning factors)",
+            needs: "the widget asks for more reloads than the budget allows, for at least a day after the learning days",
+            low: 10, high: 150, geometric: true,
+            set: { parameters, value in
+                let limit = Int(value.rounded())
+                parameters.dailyBudgetMin = limit
+                parameters.dailyBudgetMax = limit
+            },
+            get: { Double($0.dailyBudgetMin + $0.dailyBudgetMax) / 2 },
+            format: { String(Int($0.rounded())) }),
+    ]
+}
+
+/// Estimates the unknowns a device log can identify, by simulation: the
+/// scenario that describes the phone is run at many values of each unknown,
+/// each run writes the device log the phone would have written, and the
+/// same statistics are taken from the simulated logs as from the real one
+/// (simulated method of moments).
+///
+/// For each unknown in turn (the others at their current estimates), a grid
+/// over its plausible range is simulated `replications` times on common
+/// random numbers. A value is **consistent** with the log when the log's
+/// statistic lies within the central 95 % of the simulated ones there (a
+/// test at 5 %, inverted): the interval is the consistent values, widened to
+/// the nearest inconsistent grid values. The estimate is where the
+/// simulated mean crosses the observed statistic. An unknown is **not
+/// identifiable** from the log when every value in the range is consistent
+/// (the statistic does not move with it: the budget never binds, say). A
+/// second, finer grid within the interval sharpens it; the passes repeat so
+/// unknowns that share a statistic settle together.
+///
+/// Promised: deterministic for a log, scenario, seed and options, whatever
+/// the thread count.
+public struct Calibration: Sendable {
+    public struct Options: Sendable {
+        public var replications = 16
+        public var gridPoints = 9
+        public var refinePoints = 5
+        public var passes = 2
+        public var seed: UInt64 = 1
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        public var analysis = DeviceLogAnalysis.Options()
+        /// The unknowns to fit (default: all).
+        public var knobs = CalibrationKnob.all.map(\.field)
+
+        public init() {}
+    }
+
+    public struct Estimate: Sendable {
+        public var knob: CalibrationKnob
+        public var observed: Double?
+        public var value: Double
+        public var interval: ClosedRange<Double>?
+        public enum Status: Equatable, Sendable {
+            case identified
+            /// Every value in the range fits the log.
+            case notIdentifiable
+            /// The log has none of the statistic.
+            case noData
+            /// No value in the range fits: the statistic is outside what the model produces.
+            case outsideRange
+        }
+        public var status: Status
+        /// Simulated mean and central 95 % of the statistic at each grid value of the last pass.
+        public var grid: [(value: Double, mean: Double, low: Double, high: Double)]
+    }
+
+    public struct FitRow: Sendable {
+        public var label: String
+        public var observed: Double?
+        public var simulatedMean: Double?
+        public var simulatedLow: Double?
+        public var simulatedHigh: Double?
+        public var isDuration: Bool
+    }
+
+    public var scenario: String
+    public var logFile: String
+    public var device: String
+    public var days: Int
+    public var analysis: DeviceLogAnalysis
+    public var estimates: [Estimate]
+    public var fitted: SchedulerParameters
+    public var fit: [FitRow]
+    public var options: Options
+
+    /// The fields identified, in the order of the knobs.
+    public var identifiedFields: [String] { estimates.filter { $0.status == .identified }.map(\.knob.field) }
+
+    /// Calibrates `setup` (device `device` is the phone) against `log`.
+    public static func run(log: DeviceLog, setup base: SimulationSetup, device: Int, options: Options = Options()) throws(RunLimitExceeded) -> Calibration {
+        let analysis = DeviceLogAnalysis(log, options: options.analysis)
+        var setup = base
+        // The simulated phone runs as long as the log observed, from when the widget was added.
+        setup.days = min(ScenarioLimits.maximumDays, max(1, (analysis.observedSeconds + Seconds.day - 1) / Seconds.day))
+        let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))
+        let knobs = CalibrationKnob.all.filter { options.knobs.contains($0.field) }
+        var parameters = setup.scheduler
+        var estimates: [Estimate] = []
+        let seeds = (0..<options.replications).map { options.seed &+ UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+
+        func simulate(_ values: [SchedulerParameters]) throws(RunLimitExceeded) -> [[DeviceLogAnalysis]] {
+            let jobs = values.count * seeds.count
+            let setupCopy = setup
+            let analysisOptions = options.analysis
+            let results: [Result<DeviceLogAnalysis, RunLimitExceeded>] = ParallelMap.map(count: jobs, threads: options.threads) { job in
+                var run = setupCopy
+                run.scheduler = values[job / seeds.count]
+                run.seed = seeds[job % seeds.count]
+                do throws(RunLimitExceeded) {
+                    return .success(DeviceLogAnalysis(try Simulation.deviceLog(run, device: device), options: analysisOptions))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var grouped: [[DeviceLogAnalysis]] = []
+            for (index, result) in results.enumerated() {
+                if index % seeds.count == 0 { grouped.append([]) }
+                switch result {
+                case .success(let analysis): grouped[grouped.count - 1].append(analysis)
+                case .failure(let error): throw error
+                }
+            }
+            return grouped
+        }
+
+        func summarize(_ runs: [DeviceLogAnalysis], _ statistic: LogStatistic) -> (mean: Double, low: Double, high: Double)? {
+            Self.predictionRange(runs.compactMap { $0.value(of: statistic, learningSeconds: learning) })
+        }
+
+        /// Two knobs on a grid over both ranges: a pair of values is consistent
+        /// when each statistic of the log lies within the central 95 % of the
+        /// simulated ones there; each knob's interval is the projection of
+        /// the consistent pairs.
+        func fitJointly(_ first: CalibrationKnob, _ second: CalibrationKnob, parameters: inout SchedulerParameters) throws(RunLimitExceeded) -> [Estimate] {
+            let knobsPair = [first, second]
+            let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
+            guard let o0 = observed[0], let o1 = observed[1] else {
+                let current = parameters
+                return knobsPair.indices.map { index in
+                    Estimate(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData, grid: [])
+                }
+            }
+            // The median gap pins the ratio window / limit almost exactly, so
+            // the window follows the limit along that ratio (a profile), and
+            // the daily count decides which limits fit: it can only tell them
+            // apart where the 24-hour cap (the limit plus the burst) binds.
+            let ratio = o0
+            var pairs: [(limit: Double, window: Double)] = []
+            for limit in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
+                let window = limit * ratio
+                if first.low <= window, window <= first.high { pairs.append((limit, window)) }
+            }
+            guard !pairs.isEmpty else {
+                let current = parameters
+                return knobsPair.indices.map { index in
+                    Estimate(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .outsideRange, grid: [])
+                }
+            }
+            let trials = pairs.map { pair in
+                var trial = parameters
+                first.set(&trial, pair.window)
+                second.set(&trial, pair.limit)
+                return trial
+            }
+            let runs = try simulate(trials)
+            var consistent: [(i: Int, j: Int, distance: Double)] = []
+            var countMeans: [(index: Int, mean: Double, distance: Double)] = []
+            var moves = [true, false]
+            var means: [[Double]] = [[], []]
+            var noise = [0.0, 0.0]
+            for (index, runs) in runs.enumerated() {
+                guard let s0 = summarize(runs, first.statistic), let s1 = summarize(runs, second.statistic) else { continue }
+                // A gap set by the pace alone varies little from log to log;
+                // allow it the simulator's own resolution (1 % or 30 s).
+                let gapTolerance = max((s0.high - s0.low) / 2, 0.01 * s0.mean, 30)
+                means[1].append(s1.mean)
+                noise[1] = max(noise[1], (s1.high - s1.low) / 2)
+                let d1 = (s1.mean - o1) / max(1e-9, (s1.high - s1.low) / 2)
+                if abs(s0.mean - o0) <= gapTolerance {
+                    countMeans.append((index, s1.mean, d1 * d1))
+                    if s1.low <= o1, o1 <= s1.high { consistent.append((index, index, d1 * d1)) }
+                }
+            }
+            // Between two neighbouring pairs whose counts bracket the log's, the
+            // crossing fits even when neither grid pair does.
+            if consistent.isEmpty {
+                for (a, b) in zip(countMeans, countMeans.dropFirst()) where b.index == a.index + 1 && (a.mean - o1) * (b.mean - o1) <= 0 {
+                    consistent = [(a.index, a.index, a.distance), (b.index, b.index, b.distance)]
+                    break
+                }
+            }
+            for index in 0..<2 where !means[index].isEmpty { moves[index] = means[index].max()! - means[index].min()! >= noise[index] }
+            guard let best = consistent.min(by: { $0.distance < $1.distance }), moves[0] || moves[1] else {
+                let status: Estimate.Status = consistent.isEmpty && (moves[0] || moves[1]) ? .outsideRange : .notIdentifiable
+                let current = parameters
+                return knobsPair.indices.map { index in
+                    let knob = knobsPair[index]
+                    return Estimate(knob: knob, observed: observed[index], value: knob.get(current),
+                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
+                }
+            }
+            var result: [Estimate] = []
+            let chosen = consistent.map(\.i)
+            for index in 0..<2 {
+                let knob = knobsPair[index]
+                // Widened to the neighbouring pairs that did not fit.
+                let lowIndex = chosen.min()!, highIndex = chosen.max()!
+                let neighbour = { (position: Int) -> Double in index == 0 ? pairs[position].window : pairs[position].limit }
+                // At the ends of the profile, the ranges bound each other through the ratio.
+                let lowest = index == 0 ? max(first.low, second.low * ratio) : max(second.low, first.low / ratio)
+                let highest = index == 0 ? min(first.high, second.high * ratio) : min(second.high, first.high / ratio)
+                let low = lowIndex > 0 ? neighbour(lowIndex - 1) : lowest
+                let high = highIndex < pairs.count - 1 ? neighbour(highIndex + 1) : highest
+                let value = index == 0 ? pairs[best.i].window : pairs[best.i].limit
+                let whole = low <= knob.low && high >= knob.high
+                knob.set(&parameters, value)
+                result.append(Estimate(knob: knob, observed: observed[index], value: value, interval: low...high,
+                                       status: whole ? .notIdentifiable : .identified, grid: []))
+            }
+            return result
+        }
+
+        for pass in 0..<max(1, options.passes) {
+            estimates = []
+            for knob in knobs {
+                // The pace and the limit trade off (the gap is about the window
+                // over the limit), so when both are fitted they are fitted together.
+                if knob.field == "pacingWindow", knobs.contains(where: { $0.field == "dailyBudget" }) { continue }
+                if knob.field == "dailyBudget", let pace = knobs.first(where: { $0.field == "pacingWindow" }) {
+                    estimates += try fitJointly(pace, knob, parameters: &parameters)
+                    continue
+                }
+                let observed = analysis.value(of: knob.statistic, learningSeconds: learning)
+                guard let observed else {
+                    estimates.append(Estimate(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData, grid: []))
+                    continue
+                }
+                func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
+                    let trials = values.map { value in
+                        var trial = parameters
+                        knob.set(&trial, value)
+                        return trial
+                    }
+                    let runs = try simulate(trials)
+                    return zip(values, runs).compactMap { value, runs in
+                        summarize(runs, knob.statistic).map { (value, $0.mean, $0.low, $0.high) }
+                    }
+                }
+                var grid = try evaluate(knob.grid(options.gridPoints, from: knob.low, to: knob.high))
+                var found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
+                if found.status == .identified, let interval = found.interval, options.refinePoints > 0 {
+                    let finer = try evaluate(knob.grid(options.refinePoints + 2, from: interval.lowerBound, to: interval.upperBound).dropFirst().dropLast().map { $0 })
+                    grid = (grid + finer).sorted { $0.value < $1.value }
+                    found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
+                }
+                if found.status == .identified { knob.set(&parameters, found.value) }
+                estimates.append(Estimate(knob: knob, observed: observed, value: found.status == .identified ? found.value : knob.get(parameters),
+                                          interval: found.interval, status: found.status, grid: grid))
+            }
+            _ = pass
+        }
+        // In the order of the knobs, whatever order they were fitted in.
+        estimates.sort { a, b in
+            knobs.firstIndex { $0.field == a.knob.field }! < knobs.firstIndex { $0.field == b.knob.field }!
+        }
+
+        // Goodness of fit: the log beside the fitted model's simulated logs.
+        let fittedRuns = try simulate([parameters])[0]
+        var fit: [FitRow] = []
+        for statistic in LogStatistic.allCases {
+            let summary = summarize(fittedRuns, statistic)
+            fit.append(FitRow(label: statistic.label, observed: analysis.value(of: statistic, learningSeconds: learning),
+                              simulatedMean: summary?.mean, simulatedLow: summary?.low, simulatedHigh: summary?.high, isDuration: statistic.isDuration))
+        }
+        let observedGaps = analysis.sortedGaps
+        for p in [10.0, 25, 50, 75, 90] {
+            let simulated = fittedRuns.compactMap { Percentile.nearestRank(p, of: $0.sortedGaps).map(Double.init) }.sorted()
+            let mean = simulated.isEmpty ? nil : simulated.reduce(0, +) / Double(simulated.count)
+            fit.append(FitRow(label: "gap between own calls, \(Int(p))th percentile",
+                              observed: Percentile.nearestRank(p, of: observedGaps).map(Double.init), simulatedMean: mean,
+                              simulatedLow: simulated.first.map { _ in simulated[max(0, Int((0.025 * Double(simulated.count)).rounded(.up)) - 1)] },
+                              simulatedHigh: simulated.last.map { _ in simulated[min(simulated.count - 1, Int((0.975 * Double(simulated.count)).rounded(.up)) - 1)] },
+                              isDuration: true))
+        }
+        return Calibration(scenario: setup.name, logFile: log.file, device: setup.devices[device].id, days: setup.days, analysis: analysis,
+                           estimates: estimates, fitted: parameters, fit: fit, options: options)
+    }
+
+    /// The mean of `values` and the range where one more draw falls with 95 %
+    /// probability (a normal prediction interval: mean ± t · sd · √(1 + 1/n)),
+    /// which, unlike the sample's own extremes, is honest for a few replications.
+    static func predictionRange(_ values: [Double]) -> (mean: Double, low: Double, high: Double)? {
+        guard !values.isEmpty else { return nil }
+        let n = Double(values.count)
+        let mean = values.reduce(0, +) / n
+        guard values.count >= 2 else { return (mean, mean, mean) }
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+        let half = StudentT.quantile975(degreesOfFreedom: values.count - 1) * variance.squareRoot() * (1 + 1 / n).squareRoot()
+        return (mean, mean - half, mean + half)
+    }
+
+    /// Test inversion over a grid: which values fit `observed`, and where the
+    /// simulated mean crosses it.
+    static func invert(_ grid: [(value: Double, mean: Double, low: Double, high: Double)], observed: Double, range: ClosedRange<Double>)
+        -> (value: Double, interval: ClosedRange<Double>?, status: Estimate.Status)
+    {
+        guard !grid.isEmpty else { return (range.lowerBound, nil, .noData) }
+        let consistent = grid.indices.filter { grid[$0].low <= observed && observed <= grid[$0].high }
+        let nearest = grid.indices.min { abs(grid[$0].mean - observed) < abs(grid[$1].mean - observed) }!
+        // A statistic that moves less across the whole range than the noise of
+        // one log cannot tell the range's values apart.
+        let means = grid.map(\.mean)
+        let noise = grid.map { ($0.high - $0.low) / 2 }.max() ?? 0
+        if consistent.count == grid.count || (means.max()! - means.min()!) < noise {
+            return (grid[nearest].value, range, .notIdentifiable)
+        }
+        var fitting = consistent
+        if fitting.isEmpty {
+            // Between two neighbouring values whose means bracket the log's, the crossing fits.
+            for index in 0..<(grid.count - 1) where (grid[index].mean - observed) * (grid[index + 1].mean - observed) <= 0 {
+                fitting = [index, index + 1]
+                break
+            }
+        }
+        guard let first = fitting.first, let last = fitting.last else {
+            return (grid[nearest].value, nil, .outsideRange)
+        }
+        let lower = first > 0 ? grid[first - 1].value : range.lowerBound
+        let upper = last < grid.count - 1 ? grid[last + 1].value : range.upperBound
+        // Where the mean crosses the observation, between neighbouring grid values.
+        var value = grid[nearest].value
+        for index in max(0, first - 1)..<min(grid.count - 1, last + 1) {
+            let a = grid[index], b = grid[index + 1]
+            if (a.mean - observed) * (b.mean - observed) <= 0, a.mean != b.mean {
+                value = a.value + (b.value - a.value) * (observed - a.mean) / (b.mean - a.mean)
+                break
+            }
+        }
+        return (min(upper, max(lower, value)), lower...upper, .identified)
+    }
+}

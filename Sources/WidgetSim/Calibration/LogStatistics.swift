@@ -1,0 +1,71 @@
+/// The summary numbers of a device log that calibration matches between a
+/// real phone and the simulator, each chosen to move with one unknown.
+public enum LogStatistic: String, CaseIterable, Sendable {
+    /// WidgetKit's own calls per widget and observed day, after the learning
+    /// days (F8, F11): the daily limit, when the budget binds.
+    case callsPerDay = "calls_per_day"
+    /// The median gap between a widget's consecutive own calls: the pace
+    /// (F8, F10), when the budget binds.
+    case medianGap = "median_gap_s"
+    /// The smallest gap between a widget's consecutive own calls: the spacing
+    /// (F13), when the policy asks for more than the spacing allows.
+    case smallestGap = "smallest_gap_s"
+    /// The median lateness of an own call after its due instant: the
+    /// scheduling delay (F4, F14), when neither budget nor spacing binds.
+    case medianLateness = "median_lateness_s"
+    /// The median delay from the app's WidgetCenter call to the reload: the
+    /// foreground reload delay (F17, F18).
+    case appReloadDelay = "app_reload_delay_s"
+
+    public var label: String {
+        switch self {
+        case .callsPerDay: return "WidgetKit's own calls per widget-day after learning"
+        case .medianGap: return "median gap between own calls"
+        case .smallestGap: return "smallest gap between own calls"
+        case .medianLateness: return "median lateness after reload_after"
+        case .appReloadDelay: return "median delay from a WidgetCenter call to its reload"
+        }
+    }
+
+    public var isDuration: Bool { self != .callsPerDay }
+}
+
+extension DeviceLogAnalysis {
+    /// The value of `statistic` for this log, or nil when the log has none
+    /// (no gaps, no app reloads, no day after learning...).
+    /// `learningSeconds`: how long after a widget's first call the learning
+    /// period lasts (F11), left out of the daily count.
+    public func value(of statistic: LogStatistic, learningSeconds: Int) -> Double? {
+        switch statistic {
+        case .callsPerDay:
+            var calls = 0, seconds = 0
+            for widget in widgets {
+                guard let first = widget.firstCall else { continue }
+                let learnedAt = first + learningSeconds
+                calls += widget.scheduledCalls.joined().filter { $0 >= learnedAt }.count
+                seconds += segments.reduce(0) { $0 + max(0, $1.end - max($1.start, learnedAt)) }
+            }
+            // Less than a day after learning says nothing about a daily limit.
+            guard seconds >= Seconds.day else { return nil }
+            return Double(calls) * Double(Seconds.day) / Double(seconds)
+        case .medianGap:
+            return median(widgets.flatMap { $0.gaps.map(\.seconds) })
+        case .smallestGap:
+            return widgets.flatMap { $0.gaps.map(\.seconds) }.min().map(Double.init)
+        case .medianLateness:
+            return median(widgets.flatMap(\.lateness))
+        case .appReloadDelay:
+            return median(widgets.flatMap(\.appDelays))
+        }
+    }
+
+    func median(_ values: [Int]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// Every gap between own calls, sorted, for the goodness-of-fit table.
+    public var sortedGaps: [Int] { widgets.flatMap { $0.gaps.map(\.seconds) }.sorted() }
+}

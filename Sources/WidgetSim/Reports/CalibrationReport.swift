@@ -1,0 +1,127 @@
+/// `calibration.md`, `calibration.csv` and `parameters.json`: what a device
+/// log says about the unknowns, how well the fitted model reproduces the
+/// log, and a parameters file that `simulate`, `compare` and `sensitivity`
+/// accept (`--parameters`).
+public struct CalibrationReport {
+    public var calibration: Calibration
+
+    public init(_ calibration: Calibration) {
+        self.calibration = calibration
+    }
+
+    public func files() -> [ReportFile] {
+        [
+            ReportFile(name: "calibration.md", contents: markdown()),
+            ReportFile(name: "calibration.csv", contents: csv()),
+            ReportFile(name: "parameters.json", contents: parametersFile()),
+        ]
+    }
+
+    func text(_ value: Double?, duration: Bool) -> String {
+        guard let value else { return "—" }
+        return duration ? DurationText.format(value.rounded()) : FixedDecimal.format(value, decimals: 1)
+    }
+
+    func interval(_ estimate: Calibration.Estimate) -> String {
+        guard let interval = estimate.interval else { return "—" }
+        return estimate.knob.format(interval.lowerBound) + " – " + estimate.knob.format(interval.upperBound)
+    }
+
+    func status(_ estimate: Calibration.Estimate) -> String {
+        switch estimate.status {
+        case .identified: return "identified"
+        case .notIdentifiable: return "not identifiable: every value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) fits; it needs \(estimate.knob.needs)"
+        case .noData: return "no data: the log has no \(estimate.knob.statistic.label)"
+        case .outsideRange: return "outside the range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log"
+        }
+    }
+
+    public func markdown() -> String {
+        let c = calibration
+        let a = c.analysis
+        var lines: [String] = []
+        lines.append("# Calibration of \(DisplayText.markdownCell(c.scenario)) from \(DisplayText.markdownCell(c.logFile))")
+        lines.append("")
+        let identified = c.estimates.filter { $0.status == .identified }
+        let others = c.estimates.filter { $0.status != .identified }
+        if identified.isEmpty {
+            lines.append("**Nothing identified:** this log cannot tell any unknown's values apart; the scenario's values stay.")
+        } else {
+            lines.append("**Identified:** " + identified.map { "`\($0.knob.field)` \($0.knob.format($0.value)) (95 % interval \(interval($0)))" }.joined(separator: "; ") + ".")
+        }
+        if !others.isEmpty {
+            lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
+        }
+        lines.append("")
+        lines.append("Use it: `widgetsim simulate \(c.scenario) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
+        lines.append("")
+        lines.append("## The log")
+        lines.append("")
+        let days = FixedDecimal.format(Double(a.observedSeconds) / Double(Seconds.day), decimals: 1)
+        lines.append("Device `\(DisplayText.markdownCell(c.device))`: \(a.lineCount) lines, \(a.widgets.count) widget(s), \(days) days observed; \(a.offGaps) silence(s) longer than \(DurationText.format(Double(c.options.analysis.offGap))) (phone off), \(a.clockJumps) clock jump(s) back, \(a.offsetChanges) time-zone change(s).")
+        lines.append("")
+        lines.append("| widget | calls | the app's | WidgetKit's own | most own in 24 h | smallest own gap |")
+        lines.append("|---|--:|--:|--:|--:|--:|")
+        for widget in a.widgets {
+            let smallest = widget.gaps.map(\.seconds).min().map { DurationText.format(Double($0)) } ?? "—"
+            lines.append("| \(DisplayText.markdownCell(widget.key)) | \(widget.appCalls + widget.scheduledCount) | \(widget.appCalls) | \(widget.scheduledCount) | \(widget.mostIn24Hours) | \(smallest) |")
+        }
+        lines.append("")
+        lines.append("## Estimates")
+        lines.append("")
+        lines.append("Each unknown is fitted by simulating the scenario over its range (\(c.options.gridPoints) values, then \(c.options.refinePoints) within the interval; \(c.options.replications) replications each; \(c.options.passes) passes; seed \(c.options.seed)), \(c.days) days a run. A value is in the 95 % interval when the log's statistic lies within the central 95 % of the simulated ones there.")
+        lines.append("")
+        lines.append("| unknown | facts | meaning | estimate | 95 % interval | statistic | observed | status |")
+        lines.append("|---|---|---|--:|---|---|--:|---|")
+        for estimate in c.estimates {
+            let value = estimate.status == .identified ? estimate.knob.format(estimate.value) : "(\(estimate.knob.format(estimate.value)))"
+            lines.append("| `\(estimate.knob.field)` | \(estimate.knob.facts) | \(estimate.knob.meaning) | \(value) | \(interval(estimate)) | \(estimate.knob.statistic.label) | \(text(estimate.observed, duration: estimate.knob.statistic.isDuration)) | \(status(estimate)) |")
+        }
+        lines.append("")
+        lines.append("## Goodness of fit")
+        lines.append("")
+        lines.append("The log beside \(c.options.replications) simulated logs of the fitted model.")
+        lines.append("")
+        lines.append("| statistic | observed | simulated mean | simulated 95 % range | fits |")
+        lines.append("|---|--:|--:|--:|---|")
+        for row in c.fit {
+            let range = row.simulatedLow.map { text($0, duration: row.isDuration) + " – " + text(row.simulatedHigh, duration: row.isDuration) } ?? "—"
+            let fits: String
+            if let observed = row.observed, let low = row.simulatedLow, let high = row.simulatedHigh {
+                fits = low <= observed && observed <= high ? "yes" : "**no**"
+            } else {
+                fits = "—"
+            }
+            lines.append("| \(row.label) | \(text(row.observed, duration: row.isDuration)) | \(text(row.simulatedMean, duration: row.isDuration)) | \(range) | \(fits) |")
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    public func csv() -> String {
+        var csv = CSVText(header: ["unknown", "status", "estimate", "interval_low", "interval_high", "statistic", "observed"])
+        for estimate in calibration.estimates {
+            let status: String
+            switch estimate.status {
+            case .identified: status = "identified"
+            case .notIdentifiable: status = "not_identifiable"
+            case .noData: status = "no_data"
+            case .outsideRange: status = "outside_range"
+            }
+            csv.append([
+                estimate.knob.field, status, FixedDecimal.format(estimate.value, decimals: 3),
+                estimate.interval.map { FixedDecimal.format($0.lowerBound, decimals: 3) } ?? "",
+                estimate.interval.map { FixedDecimal.format($0.upperBound, decimals: 3) } ?? "",
+                estimate.knob.statistic.rawValue, estimate.observed.map { FixedDecimal.format($0, decimals: 3) } ?? "",
+            ])
+        }
+        return csv.text
+    }
+
+    public func parametersFile() -> String {
+        let c = calibration
+        return ParametersFile.render(
+            c.fitted, fields: c.identifiedFields,
+            description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario); only the identified unknowns")
+    }
+}

@@ -1,0 +1,132 @@
+import WidgetSim
+
+/// `widgetsim calibrate`: estimate the unknowns from a real phone's device log.
+struct CalibrateCommand: Command {
+    static let name = "calibrate"
+    static let abstract = "Estimate the unknowns a real phone's device log can identify, and write a parameters file."
+    static let arguments = "<device-log.csv> --scenario <scenario> [--device <id>] [--out <dir>]"
+    static let options = [
+        OptionSpec(name: "scenario", short: nil, valueName: "scenario", help: "The scenario that describes the phone: its widgets, apps and user (required)."),
+        OptionSpec(name: "device", short: nil, valueName: "id", help: "The scenario's device that is the phone (default: its first)."),
+        OptionSpec(name: "replications", short: "n", valueName: "n", help: "Simulated logs per value tried (4...200, default 16)."),
+        OptionSpec(name: "grid", short: nil, valueName: "n", help: "Values tried over each unknown's range (3...50, default 9), before 5 more within the interval."),
+        OptionSpec(name: "only", short: nil, valueName: "fields", help: "Fit only these unknowns, comma-separated (default: all; see below)."),
+        ScenarioOptions.seed,
+        ScenarioOptions.threads,
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>-calibrated)."),
+        ScenarioOptions.parameters,
+        ScenarioOptions.scenarios,
+        ScenarioOptions.quiet,
+    ]
+    static var discussion: String {
+        var text = """
+            Reads a device log (README: "Calibrating from your phone"; `widgetsim
+            simulate --device-log` writes one) and writes calibration.md,
+            calibration.csv and parameters.json to --out. Each unknown is fitted by
+            simulating the scenario's phone over the unknown's range and matching a
+            statistic of the simulated logs to the real one (simulated method of
+            moments), with a 95 % interval from inverting the test at each value.
+            An unknown the log cannot move is reported as not identifiable, and
+            parameters.json holds only the identified ones: pass it to simulate,
+            compare or sensitivity with --parameters. The log should start when the
+            widget was added (the learning days, F11, are left out of the daily
+            count). Exits 65 for a bad log, naming its line and column.
+
+            THE UNKNOWNS:
+
+            """
+        let width = (CalibrationKnob.all.map(\.field.count).max() ?? 0) + 2
+        for knob in CalibrationKnob.all {
+            text += "  " + knob.field.padded(to: width) + "\(knob.format(knob.low)) to \(knob.format(knob.high)) (\(knob.facts)): \(knob.meaning)\n"
+            text += "  " + "".padded(to: width) + "from the \(knob.statistic.label); needs \(knob.needs)\n"
+        }
+        return text
+    }
+
+    var logPath: String
+    var scenario: ScenarioReference
+    var deviceID: String?
+    var options = Calibration.Options()
+    var outputDirectory: String
+    var parameters: String?
+    var quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        guard arguments.positionals.count == 1 else {
+            throw .usage(arguments.positionals.isEmpty ? "missing <device-log.csv>" : "expected one <device-log.csv>, got \(arguments.positionals.count)")
+        }
+        logPath = arguments.positionals[0]
+        guard let scenarioName = arguments.value("scenario"), !scenarioName.isEmpty else {
+            throw .usage("missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)")
+        }
+        scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? "Scenarios")
+        deviceID = arguments.value("device")
+        options.replications = try arguments.integer("replications", in: 4...200) ?? options.replications
+        options.gridPoints = try arguments.integer("grid", in: 3...50) ?? options.gridPoints
+        if let seed = try arguments.seed("seed") { options.seed = seed }
+        if let threads = try arguments.integer("threads", in: 1...256) { options.threads = threads }
+        if let only = arguments.value("only") {
+            let fields = only.split(separator: ",").map { String($0) }
+            let known = CalibrationKnob.all.map(\.field)
+            for field in fields where !known.contains(field) {
+                throw .usage("option '--only': '\(DisplayText.singleLine(field))' is not an unknown calibrate fits; allowed: \(known.joined(separator: ", "))")
+            }
+            guard !fields.isEmpty else { throw .usage("option '--only' needs at least one of: \(known.joined(separator: ", "))") }
+            options.knobs = fields
+        }
+        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)-calibrated"
+        guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
+        parameters = arguments.value("parameters")
+        quiet = arguments.has("quiet")
+    }
+
+    func run(console: Console) throws(CommandError) {
+        let setup = try scenario.load(parameters: parameters)
+        try scenario.requireDeviceList(setup)
+        let ids = setup.devices.map(\.id)
+        var device = 0
+        if let deviceID {
+            guard let found = ids.firstIndex(of: deviceID) else {
+                throw .usage("option '--device': no device '\(DisplayText.singleLine(deviceID))' in \(setup.name); allowed: \(ids.joined(separator: ", "))")
+            }
+            device = found
+        }
+        let log = try CalibrateCommand.readLog(logPath)
+        guard log.lines.contains(where: { $0.event == .timeline }) else {
+            throw CommandError("\(logPath): the log has no timeline lines; nothing to calibrate from", code: .dataError)
+        }
+        try checkReportDestination(outputDirectory)
+        let calibration: Calibration
+        do {
+            calibration = try Calibration.run(log: log, setup: setup, device: device, options: options)
+        } catch {
+            throw ScenarioReference.stopped(error)
+        }
+        let report = CalibrationReport(calibration)
+        let files = report.files()
+        try writeReports(files, to: outputDirectory)
+        guard !quiet else { return }
+        for estimate in calibration.estimates {
+            let value = estimate.knob.format(estimate.value)
+            switch estimate.status {
+            case .identified:
+                let interval = estimate.interval.map { " (95 % interval \(estimate.knob.format($0.lowerBound)) – \(estimate.knob.format($0.upperBound)))" } ?? ""
+                console.out("  \(estimate.knob.field): \(value)\(interval)")
+            case .notIdentifiable: console.out("  \(estimate.knob.field): not identifiable from this log (needs \(estimate.knob.needs))")
+            case .noData: console.out("  \(estimate.knob.field): no data in this log")
+            case .outsideRange: console.out("  \(estimate.knob.field): outside its range; the nearest value \(value) fits worst least")
+            }
+        }
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+    }
+
+    /// A device log, or an error naming its line and column (65), or why it cannot be read (66).
+    static func readLog(_ path: String) throws(CommandError) -> DeviceLog {
+        let bytes = try CheckCommand.bytes(of: path)
+        do {
+            return try DeviceLog.parse(bytes, file: path)
+        } catch {
+            throw CommandError(error.description, code: .dataError)
+        }
+    }
+}

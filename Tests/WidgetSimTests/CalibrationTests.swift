@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// Calibration recovers what it can identify: a phone is simulated with
+/// hidden scheduler values that are not the defaults, its device log is
+/// written, and `Calibration` must find each identifiable value inside its
+/// reported interval, and say which ones the log cannot identify.
+///
+/// A small sweep runs here (debug build, a few replications); the larger one
+/// is `make calibrate-sweep`, outside `make test`.
+@Suite("Calibration")
+struct CalibrationTests {
+    /// One phone with one widget whose `after` policy is `after`, an app the
+    /// user opens `sessions` times a day, which reloads its widgets then.
+    static func phone(after: String, days: Int, sessions: Double = 4) throws -> SimulationSetup {
+        let json = """
+            {
+              "name": "calibration-phone", "seed": 7, "days": \(days), "start": "2026-03-02T00:00", "utcOffset": "+01:00",
+              "devices": [{
+                "id": "phone",
+                "user": { "wake": "07:00", "sleep": "23:00", "dayJitter": "30m" },
+                "pages": [ { "name": "home", "viewsPerDay": 60 } ],
+                "apps": [ { "id": "app", "sessionsPerDay": \(sessions), "sessionLength": "2m", "foregroundReload": "all" } ],
+                "widgets": [{
+                  "id": "w", "kind": "com.example.w", "family": "systemSmall", "app": "app", "page": "home",
+                  "provider": { "entries": 1, "policy": "after", "after": "\(after)", "latency": "1s" },
+                  "truth": { "changeEvery": "1h" }
+                }]
+              }]
+            }
+            """
+        return try ScenarioLoader.decodeDocument(json, file: "phone.json").base
+    }
+
+    /// The phone's log under `hidden` scheduler values, with another seed than calibration uses.
+    static func log(of setup: SimulationSetup, hidden: (inout SchedulerParameters) -> Void) throws -> DeviceLog {
+        var truth = setup
+        hidden(&truth.scheduler)
+        truth.seed = 424_242
+        return try Simulation.deviceLog(truth, device: 0)
+    }
+
+    static var smallOptions: Calibration.Options {
+        var options = Calibration.Options()
+        options.replications = 8
+        options.gridPoints = 7
+        options.refinePoints = 3
+        options.passes = 1
+        return options
+    }
+
+    static func estimate(_ calibration: Calibration, _ field: String) -> Calibration.Estimate {
+        calibration.estimates.first { $0.knob.field == field }!
+    }
+
+    /// The recovery sweep: each case hides values, and names the fields the log must identify.
+    struct RecoveryCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var after: String
+        var days: Int
+        var mustIdentify: [String]
+        var mustNotIdentify: [String]
+        var hidden: @Sendable (inout SchedulerParameters) -> Void
+        var truth: [String: Double]
+        var testDescription: String { name }
+    }
+
+    static let recoveryCases: [RecoveryCase] = [
+        RecoveryCase(
+            name: "a demanding widget (after 5m) shows its daily limit", after: "5m", days: 10,
+            mustIdentify: ["dailyBudget"], mustNotIdentify: [],
+            hidden: { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 },
+            truth: ["dailyBudget": 30]),
+        RecoveryCase(
+            name: "a demanding widget shows a short pacing window", after: "5m", days: 10,
+            mustIdentify: ["pacingWindow"], mustNotIdentify: [],
+            hidden: { $0.pacingWindow = 10 * Seconds.hour; $0.dailyBudgetMin = 50; $0.dailyBudgetMax = 50 },
+            truth: ["pacingWindow": Double(10 * Seconds.hour), "dailyBudget": 50]),
+        RecoveryCase(
+            name: "an hourly widget shows its scheduling delay but not its limit", after: "1h", days: 8,
+            mustIdentify: ["schedulingDelay"], mustNotIdentify: ["pacingWindow"],
+            hidden: { $0.schedulingDelay = .logNormal(median: 480, p95: 7_200) },
+            truth: ["schedulingDelay": 480]),
+        RecoveryCase(
+            name: "the app's reloads show the foreground reload delay", after: "1h", days: 8,
+            mustIdentify: ["foregroundReloadDelay"], mustNotIdentify: [],
+            hidden: { $0.foregroundReloadDelay = .uniform(min: 8, max: 112) },
+            truth: ["foregroundReloadDelay": 60]),
+        RecoveryCase(
+            name: "a log shorter than the learning days has no daily limit", after: "5m", days: 3,
+            mustIdentify: [], mustNotIdentify: ["dailyBudget"],
+            hidden: { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 },
+            truth: [:]),
+    ]
+
+    @Test(arguments: CalibrationTests.recoveryCases)
+    func calibrationRecoversEachIdentifiableValueWithinItsInterval(_ recovery: RecoveryCase) throws {
+        let setup = try Self.phone(after: recovery.after, days: recovery.days)
+        let log = try Self.log(of: setup, hidden: recovery.hidden)
+        var options = Self.smallOptions
+        options.knobs = Array(Set(recovery.mustIdentify + recovery.mustNotIdentify + recovery.truth.keys)).sorted()
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        for field in recovery.mustIdentify {
+            let estimate = Self.estimate(calibration, field)
+            #expect(estimate.status == .identified, "\(field) should be identified: \(estimate.status)")
+        }
+        for field in recovery.mustNotIdentify {
+            #expect(Self.estimate(calibration, field).status != .identified, "\(field) cannot be identified from this log")
+        }
+        for (field, truth) in recovery.truth.sorted(by: { $0.key < $1.key }) {
+            let estimate = Self.estimate(calibration, field)
+            guard estimate.status == .identified, let interval = estimate.interval else { continue }
+            #expect(interval.contains(truth), "\(field): the truth \(truth) is outside the interval \(interval) (estimate \(estimate.value))")
+        }
+    }
+
+    @Test func aWidgetCenterCallMakesTheNextReloadTheAppsNotWidgetKits() throws {
+        let setup = try Self.phone(after: "1h", days: 3)
+        let log = try Simulation.deviceLog(setup, device: 0)
+        let analysis = DeviceLogAnalysis(log)
+        let widget = try #require(analysis.widgets.first)
+        #expect(widget.appCalls > 0)
+        #expect(widget.appCalls == widget.appDelays.count)
+        #expect(widget.appDelays.allSatisfy { $0 <= 2 * Seconds.minute })
+        #expect(widget.appCalls + widget.scheduledCount == log.lines.filter { $0.event == .timeline }.count)
+    }
+
+    @Test func theParametersFileHoldsOnlyTheIdentifiedValuesAndLoadsBack() throws {
+        let setup = try Self.phone(after: "5m", days: 8)
+        let log = try Self.log(of: setup) { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 }
+        var options = Self.smallOptions
+        options.knobs = ["dailyBudget", "minimumSpacing"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let text = CalibrationReport(calibration).parametersFile()
+        let file = try ParametersFile.decode(Array(text.utf8), file: "parameters.json")
+        #expect(calibration.identifiedFields.contains("dailyBudget"))
+        #expect(file.parameters.dailyBudgetMin == calibration.fitted.dailyBudgetMin)
+        for field in ["pacingWindow", "schedulingDelay", "foregroundReloadDelay"] { #expect(!text.contains(field)) }
+    }
+}
+
+/// The device log format: what a phone can record, read strictly.
+@Suite("Device log")
+struct DeviceLogTests {
+    static let header = DeviceLog.header.joined(separator: ",")
+
+    @Test func aSimulatedLogReadsBackAsWritten() throws {
+        let setup = try CalibrationTests.phone(after: "15m", days: 2)
+        let log = try Simulation.deviceLog(setup, device: 0)
+        let text = log.render()
+        let read = try DeviceLog.parse(Array(text.utf8), file: "log.csv")
+        #expect(read.lines.map { DeviceLog.Line(time: $0.time, event: $0.event, app: $0.app, kind: $0.kind, family: $0.family, configuration: $0.configuration, policy: $0.policy, reloadAfter: $0.reloadAfter, entries: $0.entries) } == log.lines)
+        #expect(read.render() == text)
+    }
+
+    @Test func timesAreInstantsSoATimeZoneChangeMovesNoGap() throws {
+        let text = """
+            \(Self.header)
+            2026-03-02T10:00:00+01:00,timeline,app,k,systemSmall,,after,2026-03-02T10:30:00+01:00,1
+            2026-03-02T04:40:00-05:00,timeline,app,k,systemSmall,,after,2026-03-02T05:10:00-05:00,1
+
+            """
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "tz.csv"))
+        #expect(analysis.offsetChanges == 1)
+        #expect(analysis.widgets[0].gaps.map(\.seconds) == [40 * 60])
+        #expect(analysis.widgets[0].lateness == [10 * 60])
+    }
+
+    @Test func aClockSetBackSplitsTheLogAndNoGapSpansIt() throws {
+        let text = """
+            \(Self.header)
+            2026-03-02T10:00:00+01:00,timeline,app,k,systemSmall,,never,,1
+            2026-03-02T11:00:00+01:00,timeline,app,k,systemSmall,,never,,1
+            2026-03-02T09:00:00+01:00,timeline,app,k,systemSmall,,never,,1
+            2026-03-02T09:20:00+01:00,timeline,app,k,systemSmall,,never,,1
+
+            """
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "jump.csv"))
+        #expect(analysis.clockJumps == 1)
+        #expect(analysis.widgets[0].gaps.map(\.seconds) == [3_600, 1_200])
+        #expect(analysis.observedSeconds == 3_600 + 1_200)
+    }
+
+    @Test func aLongSilenceIsThePhoneOffAndIsNotObserved() throws {
+        let text = """
+            \(Self.header)
+            2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,1
+            2026-03-02T10:30:00Z,timeline,app,k,systemSmall,,never,,1
+            2026-03-04T10:00:00Z,timeline,app,k,systemSmall,,never,,1
+
+            """
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "off.csv"))
+        #expect(analysis.offGaps == 1)
+        #expect(analysis.widgets[0].gaps.map(\.seconds) == [1_800])
+        #expect(analysis.observedSeconds == 1_800)
+    }
+
+    @Test func severalWidgetsAreToldApartByKindFamilyAndConfiguration() throws {
+        let text = """
+            \(Self.header)
+            2026-03-02T10:00:00Z,timeline,app,k,systemSmall,Paris,never,,1
+            2026-03-02T10:00:00Z,timeline,app,k,systemSmall,Tokyo,never,,1
+            2026-03-02T10:00:00Z,timeline,app,k,systemMedium,Paris,never,,1
+            2026-03-02T10:10:00Z,timeline,app,k,systemSmall,Paris,never,,1
+
+            """
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "many.csv"))
+        #expect(analysis.widgets.map(\.key) == ["k systemMedium Paris", "k systemSmall Paris", "k systemSmall Tokyo"])
+        #expect(analysis.widgets[1].gaps.map(\.seconds) == [600])
+        #expect(analysis.widgets[1].mostIn24Hours == 2)
+    }
+
+    @Test(arguments: [
+        ("2026-03-02T10:00:00,timeline,app,k,systemSmall,,never,,1", "log.csv:2: field 'time': '2026-03-02T10:00:00' is not a time"),
+        ("2026-03-02T10:00:00Z,reload,app,k,systemSmall,,never,,1", "log.csv:2: field 'event': 'reload' is not an event; allowed: timeline, foreground, reloadTimelines, reloadAllTimelines"),
+        ("2026-03-02T10:00:00Z,timeline,app,k,systemHuge,,never,,1", "log.csv:2: field 'family': 'systemHuge' is not a widget family"),
+        ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,after,,1", "log.csv:2: field 'reload_after': empty; an 'after' policy has a date"),
+        ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,-1", "log.csv:2: field 'entries': '-1' is not a whole number from 0 to 1000000"),
+        ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,9223372036854775808", "log.csv:2: field 'entries': '9223372036854775808' is not a whole number"),
+        ("2026-03-02T10:00:00Z,foreground,app,k,,,,,", "log.csv:2: field 'kind': 'k' given for a 'foreground' line"),
+        ("2026-03-02T10:00:00Z,timeline,app,k", "log.csv:2: 4 fields; expected 9"),
+        ("0026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,1", "log.csv:2: field 'time': '0026-03-02T10:00:00Z' is not a time"),
+        ("2026-03-02T10:00:00+23:00,timeline,app,k,systemSmall,,never,,1", "log.csv:2: field 'time'"),
+    ])
+    func aBadLineIsNamedByItsLineAndColumn(line: String, message: String) {
+        let text = "\(Self.header)\n\(line)\n"
+        #expect {
+            _ = try DeviceLog.parse(Array(text.utf8), file: "log.csv")
+        } throws: { error in
+            "\(error)".hasPrefix(message) || "\(error)".contains(message)
+        }
+    }
+
+    @Test func aFileWithoutTheHeaderIsRefused() {
+        #expect(throws: DeviceLogError.self) { _ = try DeviceLog.parse(Array("time,event\n".utf8), file: "x.csv") }
+        #expect(throws: DeviceLogError.self) { _ = try DeviceLog.parse([], file: "x.csv") }
+    }
+}
