@@ -5,9 +5,10 @@ import WidgetSim
 struct CheckCommand: Command {
     static let name = "check"
     static let abstract = "Audit a report directory, or a reloads log from a real device, against the budget rules."
-    static let arguments = "<report-dir> | --reloads <file.csv> [rules]"
+    static let arguments = "<report-dir> | --reloads <file.csv> [rules] | --device-log <file.csv> [--minimum-spacing <d>]"
     static let options = [
         OptionSpec(name: "reloads", short: nil, valueName: "file", help: "Check only this reloads log (the columns of reloads.csv), e.g. recorded from a device."),
+        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Audit a device log (what a phone records: README, Calibrating from your phone): spacing, and the budget it implies."),
         OptionSpec(name: "parameters", short: nil, valueName: "file", help: "Read the rules from this parameters.csv (default: the report's own, else the defaults)."),
         OptionSpec(name: "budget-model", short: nil, valueName: "model", help: "\(BudgetModel.allCases.map(\.rawValue).joined(separator: ", ")) (default: parameters.csv, else paced)."),
         OptionSpec(name: "minimum-spacing", short: nil, valueName: "duration", help: "Least time between budgeted reloads, 0 to 24h, e.g. 5m (default: parameters.csv, else 5m)."),
@@ -24,17 +25,33 @@ struct CheckCommand: Command {
         66 when one is missing or unreadable. Files may be up to 1 GiB; times are
         whole seconds up to 10,000,000,000. Options override --parameters, which
         overrides the report's own parameters.csv.
+
+        With --device-log, only what a phone can record is audited: for each
+        widget, WidgetKit's own calls (those not within 2 minutes of its app's
+        WidgetCenter call) must be --minimum-spacing apart (F13), and the budget
+        the log implies is reported: the most own calls in any 24 hours, and the
+        smallest gap. A free reload the app cannot see (a location or locale
+        change, F17) also counts as WidgetKit's own, so a close pair names its
+        lines for a look. Exits 1 if two own calls are closer than the spacing.
         """
 
     var directory: String?
     var reloadsLog: String?
+    var deviceLog: String?
     var parametersFile: String?
     var overrides: [(row: String, text: String, option: String)] = []
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
         reloadsLog = arguments.value("reloads")
+        deviceLog = arguments.value("device-log")
         parametersFile = arguments.value("parameters")
-        if reloadsLog == nil {
+        if deviceLog != nil {
+            guard reloadsLog == nil, arguments.positionals.isEmpty else { throw .usage("give one of <report-dir>, --reloads <file.csv> or --device-log <file.csv>") }
+            let onlySpacing = ["budget-model", "push-budget", "token-bucket-burst", "parameters"].filter { arguments.value($0) != nil }
+            guard onlySpacing.isEmpty else {
+                throw .usage("option '--\(onlySpacing[0])' does not apply to --device-log: a phone's log has no budget columns; only --minimum-spacing does")
+            }
+        } else if reloadsLog == nil {
             guard arguments.positionals.count == 1 else { throw .usage("expected one <report-dir>, or --reloads <file.csv>") }
             directory = arguments.positionals[0]
         } else if !arguments.positionals.isEmpty {
@@ -109,6 +126,10 @@ struct CheckCommand: Command {
                 throw CheckViolation(file: path, line: 0, kind: .missingFile, message: error.reason)
             }
         }
+        if let deviceLog {
+            try auditDeviceLog(deviceLog, console: console)
+            return
+        }
         let rules = try rules()
         do {
             if let reloadsLog {
@@ -138,5 +159,34 @@ struct CheckCommand: Command {
 
     func describe(_ rules: ReportRules) -> String {
         "(\(rules.budgetModel.rawValue), spacing \(DurationText.format(Double(rules.minimumSpacing))), push \(rules.pushBudget.rawValue))"
+    }
+}
+
+extension CheckCommand {
+    /// `check --device-log`: the spacing of WidgetKit's own calls, and the budget the log implies.
+    func auditDeviceLog(_ path: String, console: Console) throws(CommandError) {
+        let log = try CalibrateCommand.readLog(path)
+        let analysis = DeviceLogAnalysis(log)
+        var spacing = SchedulerParameters().minimumSpacing
+        if let override = overrides.first(where: { $0.row == "minimum_spacing_seconds" }), let seconds = Int(override.text) { spacing = seconds }
+        let days = FixedDecimal.format(Double(analysis.observedSeconds) / Double(Seconds.day), decimals: 1)
+        console.out("\(path): \(analysis.lineCount) lines, \(analysis.widgets.count) widget(s), \(days) days observed; \(analysis.offGaps) silence(s) over 16h, \(analysis.clockJumps) clock jump(s) back, \(analysis.offsetChanges) time-zone change(s)")
+        var closest: (widget: String, gap: Int, line: Int)?
+        for widget in analysis.widgets {
+            let gaps = widget.gaps
+            let smallest = gaps.min { $0.seconds < $1.seconds }
+            let implied = "\(widget.mostIn24Hours) own calls at most in any 24 h"
+            let gapText = smallest.map { "smallest gap \(DurationText.format(Double($0.seconds))) (line \($0.line))" } ?? "no gap"
+            console.out("  \(DisplayText.singleLine(widget.key)): \(widget.scheduledCount + widget.appCalls) calls, \(widget.appCalls) the app's; \(implied); \(gapText)")
+            if let smallest, smallest.seconds < spacing, closest.map({ smallest.seconds < $0.gap }) ?? true {
+                closest = (widget.key, smallest.seconds, smallest.line)
+            }
+        }
+        if let closest {
+            throw CommandError(
+                "rule violated: \(path):\(closest.line): two of WidgetKit's own calls of \(DisplayText.singleLine(closest.widget)) are \(DurationText.format(Double(closest.gap))) apart, less than the minimum spacing \(DurationText.format(Double(spacing))) (F13); a free reload the app cannot see (location, locale: F17) would explain it",
+                code: .failure)
+        }
+        console.out("\(path): WidgetKit's own calls are at least \(DurationText.format(Double(spacing))) apart")
     }
 }

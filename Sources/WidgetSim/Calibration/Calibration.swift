@@ -27,7 +27,8 @@ public struct CalibrationKnob: Sendable {
     }
 
     /// The knobs, in the order each pass fits them: the ones that other
-    /// statistics depend on least come first.
+    /// statistics depend on least come first, and the scheduling delay last,
+    /// since lateness also holds the wait for the pace and the spacing.
     public static let all: [CalibrationKnob] = [
         CalibrationKnob(
             field: "foregroundReloadDelay", statistic: .appReloadDelay, facts: "F17, F18",
@@ -49,17 +50,6 @@ public struct CalibrationKnob: Sendable {
             get: { Double($0.minimumSpacing) },
             format: { DurationText.format($0.rounded()) }),
         CalibrationKnob(
-            field: "schedulingDelay", statistic: .medianLateness, facts: "F4, F14",
-            meaning: "median delay from due to run (log-normal, the 95th percentile 15 times it)",
-            needs: "reloads that come due while the budget and the spacing allow them",
-            low: 10, high: 30 * 60, geometric: true,
-            set: { $0.schedulingDelay = .logNormal(median: ($1 * 10).rounded() / 10, p95: 15 * ($1 * 10).rounded() / 10) },
-            get: { parameters in
-                if case .logNormal(let median, _) = parameters.schedulingDelay { return median }
-                return parameters.schedulingDelay.mean
-            },
-            format: { DurationText.format($0.rounded()) }),
-        CalibrationKnob(
             field: "pacingWindow", statistic: .medianGap, facts: "F8, F10",
             meaning: "the span of the day the budget is paced over",
             needs: "the widget asks for more reloads than the budget allows (the `paced` model)",
@@ -79,6 +69,17 @@ public struct CalibrationKnob: Sendable {
             },
             get: { Double($0.dailyBudgetMin + $0.dailyBudgetMax) / 2 },
             format: { String(Int($0.rounded())) }),
+        CalibrationKnob(
+            field: "schedulingDelay", statistic: .medianLateness, facts: "F4, F14",
+            meaning: "median delay from due to run (log-normal, the 95th percentile 15 times it)",
+            needs: "reloads that come due while the budget and the spacing allow them",
+            low: 10, high: 30 * 60, geometric: true,
+            set: { $0.schedulingDelay = .logNormal(median: ($1 * 10).rounded() / 10, p95: 15 * ($1 * 10).rounded() / 10) },
+            get: { parameters in
+                if case .logNormal(let median, _) = parameters.schedulingDelay { return median }
+                return parameters.schedulingDelay.mean
+            },
+            format: { DurationText.format($0.rounded()) }),
     ]
 }
 
@@ -218,7 +219,12 @@ public struct Calibration: Sendable {
             // apart where the 24-hour cap (the limit plus the burst) binds.
             let ratio = o0
             var pairs: [(limit: Double, window: Double)] = []
-            for limit in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
+            for value in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
+                // The limit as the model takes it (a whole number), so the ratio holds exactly.
+                var probe = parameters
+                second.set(&probe, value)
+                let limit = second.get(probe)
+                guard pairs.last?.limit != limit else { continue }
                 let window = limit * ratio
                 if first.low <= window, window <= first.high { pairs.append((limit, window)) }
             }
