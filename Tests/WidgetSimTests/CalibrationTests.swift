@@ -50,7 +50,7 @@ struct CalibrationTests {
         return options
     }
 
-    static func estimate(_ calibration: Calibration, _ field: String) -> Calibration.Estimate {
+    static func estimate(_ calibration: Calibration, _ field: String) -> Calibration.Finding {
         calibration.estimates.first { $0.knob.field == field }!
     }
 

@@ -118,7 +118,7 @@ public struct Calibration: Sendable {
         public init() {}
     }
 
-    public struct Estimate: Sendable {
+    public struct Finding: Sendable {
         public var knob: CalibrationKnob
         public var observed: Double?
         public var value: Double
@@ -151,7 +151,7 @@ public struct Calibration: Sendable {
     public var device: String
     public var days: Int
     public var analysis: DeviceLogAnalysis
-    public var estimates: [Estimate]
+    public var estimates: [Finding]
     public var fitted: SchedulerParameters
     public var fit: [FitRow]
     public var options: Options
@@ -168,7 +168,7 @@ public struct Calibration: Sendable {
         let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))
         let knobs = CalibrationKnob.all.filter { options.knobs.contains($0.field) }
         var parameters = setup.scheduler
-        var estimates: [Estimate] = []
+        var estimates: [Finding] = []
         let seeds = (0..<options.replications).map { options.seed &+ UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
 
         func simulate(_ values: [SchedulerParameters]) throws(RunLimitExceeded) -> [[DeviceLogAnalysis]] {
@@ -204,13 +204,13 @@ public struct Calibration: Sendable {
         /// when each statistic of the log lies within the central 95 % of the
         /// simulated ones there; each knob's interval is the projection of
         /// the consistent pairs.
-        func fitJointly(_ first: CalibrationKnob, _ second: CalibrationKnob, parameters: inout SchedulerParameters) throws(RunLimitExceeded) -> [Estimate] {
+        func fitJointly(_ first: CalibrationKnob, _ second: CalibrationKnob, parameters: inout SchedulerParameters) throws(RunLimitExceeded) -> [Finding] {
             let knobsPair = [first, second]
             let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
             guard let o0 = observed[0], let o1 = observed[1] else {
                 let current = parameters
                 return knobsPair.indices.map { index in
-                    Estimate(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData, grid: [])
+                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData, grid: [])
                 }
             }
             // The median gap pins the ratio window / limit almost exactly, so
@@ -231,7 +231,7 @@ public struct Calibration: Sendable {
             guard !pairs.isEmpty else {
                 let current = parameters
                 return knobsPair.indices.map { index in
-                    Estimate(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .outsideRange, grid: [])
+                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .outsideRange, grid: [])
                 }
             }
             let trials = pairs.map { pair in
@@ -269,15 +269,15 @@ public struct Calibration: Sendable {
             }
             for index in 0..<2 where !means[index].isEmpty { moves[index] = means[index].max()! - means[index].min()! >= noise[index] }
             guard let best = consistent.min(by: { $0.distance < $1.distance }), moves[0] || moves[1] else {
-                let status: Estimate.Status = consistent.isEmpty && (moves[0] || moves[1]) ? .outsideRange : .notIdentifiable
+                let status: Finding.Status = consistent.isEmpty && (moves[0] || moves[1]) ? .outsideRange : .notIdentifiable
                 let current = parameters
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
-                    return Estimate(knob: knob, observed: observed[index], value: knob.get(current),
+                    return Finding(knob: knob, observed: observed[index], value: knob.get(current),
                                     interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
                 }
             }
-            var result: [Estimate] = []
+            var result: [Finding] = []
             let chosen = consistent.map(\.i)
             for index in 0..<2 {
                 let knob = knobsPair[index]
@@ -292,7 +292,7 @@ public struct Calibration: Sendable {
                 let value = index == 0 ? pairs[best.i].window : pairs[best.i].limit
                 let whole = low <= knob.low && high >= knob.high
                 knob.set(&parameters, value)
-                result.append(Estimate(knob: knob, observed: observed[index], value: value, interval: low...high,
+                result.append(Finding(knob: knob, observed: observed[index], value: value, interval: low...high,
                                        status: whole ? .notIdentifiable : .identified, grid: []))
             }
             return result
@@ -310,7 +310,7 @@ public struct Calibration: Sendable {
                 }
                 let observed = analysis.value(of: knob.statistic, learningSeconds: learning)
                 guard let observed else {
-                    estimates.append(Estimate(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData, grid: []))
+                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData, grid: []))
                     continue
                 }
                 func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
@@ -332,7 +332,7 @@ public struct Calibration: Sendable {
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
                 if found.status == .identified { knob.set(&parameters, found.value) }
-                estimates.append(Estimate(knob: knob, observed: observed, value: found.status == .identified ? found.value : knob.get(parameters),
+                estimates.append(Finding(knob: knob, observed: observed, value: found.status == .identified ? found.value : knob.get(parameters),
                                           interval: found.interval, status: found.status, grid: grid))
             }
             _ = pass
@@ -380,7 +380,7 @@ public struct Calibration: Sendable {
     /// Test inversion over a grid: which values fit `observed`, and where the
     /// simulated mean crosses it.
     static func invert(_ grid: [(value: Double, mean: Double, low: Double, high: Double)], observed: Double, range: ClosedRange<Double>)
-        -> (value: Double, interval: ClosedRange<Double>?, status: Estimate.Status)
+        -> (value: Double, interval: ClosedRange<Double>?, status: Finding.Status)
     {
         guard !grid.isEmpty else { return (range.lowerBound, nil, .noData) }
         let consistent = grid.indices.filter { grid[$0].low <= observed && observed <= grid[$0].high }

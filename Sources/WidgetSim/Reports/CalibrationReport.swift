@@ -22,12 +22,12 @@ public struct CalibrationReport {
         return duration ? DurationText.format(value.rounded()) : FixedDecimal.format(value, decimals: 1)
     }
 
-    func interval(_ estimate: Calibration.Estimate) -> String {
+    func interval(_ estimate: Calibration.Finding) -> String {
         guard let interval = estimate.interval else { return "—" }
         return estimate.knob.format(interval.lowerBound) + " – " + estimate.knob.format(interval.upperBound)
     }
 
-    func status(_ estimate: Calibration.Estimate) -> String {
+    func status(_ estimate: Calibration.Finding) -> String {
         switch estimate.status {
         case .identified: return "identified"
         case .notIdentifiable: return "not identifiable: every value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) fits; it needs \(estimate.knob.needs)"
