@@ -246,6 +246,33 @@ public struct Sensitivity: Sendable {
 
     /// Every Morris point, in order.
     public var walkPoints: [Point] { walks.flatMap { $0 } }
+
+    // MARK: Where the recommendation is challenged
+
+    /// A one-at-a-time point where the recommendation does not simply hold:
+    /// one unknown at one end of its range (or one of its levels), the others
+    /// as written, and another variant ties with it or beats it there.
+    public struct Challenge: Sendable {
+        /// The unknown's index in `unknowns`.
+        public var unknown: Int
+        /// Its position in the range (0 low, 1 high).
+        public var position: Double
+        public var point: Point
+        public var verdict: Verdict { point.verdict }
+    }
+
+    /// Every one-at-a-time point where the recommendation ties or flips, in
+    /// the order of `unknowns`, then along each range (low before high).
+    /// Empty when it holds at every end, or when there is no recommendation.
+    public var oneAtATimeChallenges: [Challenge] {
+        var challenges: [Challenge] = []
+        for (index, points) in sweeps.enumerated() {
+            for (point, position) in zip(points, unknowns[index].sweepPositions) where point.verdict != .holds {
+                challenges.append(Challenge(unknown: index, position: position, point: point))
+            }
+        }
+        return challenges
+    }
 }
 
 /// The points a sensitivity analysis runs, in order: the scenario as
