@@ -14,6 +14,18 @@ struct SensitivityTests {
         return document
     }
 
+    /// Polling every 15 minutes against never reloading at all: nothing
+    /// pushes, in the base or in the variant.
+    static let pollOrNever = """
+        {
+          "name": "poll-or-never", "days": 2, "seed": 3, "baseName": "poll",
+          "devices": [ { "id": "phone", "pages": [ { "name": "home", "viewsPerDay": 60 } ],
+            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "15m", "entries": 1 },
+                           "truth": { "changeEvery": "30m" } } ] } ],
+          "variants": [ { "name": "never", "provider": { "policy": "never", "after": null } } ]
+        }
+        """
+
     @Test func everyGapParameterHasAPlausibleRangeAndNothingElseDoes() {
         let gaps = SchedulerParameters.catalogue.filter(\.isGap).map(\.name)
         #expect(SchedulerParameters.plausibleRanges.map(\.name) == gaps)
@@ -48,10 +60,39 @@ struct SensitivityTests {
         options.trajectories = 0
         let sensitivity = try Sensitivity.run(try Self.weather(), options: options)
         let index = try #require(sensitivity.unknowns.firstIndex { $0.name == "tokenBucketBurst" })
-        #expect(!sensitivity.relevant[sensitivity.unknowns.firstIndex { $0.name == "pushBudget" }!])
         for point in sensitivity.sweeps[index] {
             #expect(point.comparison.rows.map(\.meanStaleness) == sensitivity.baseline.comparison.rows.map(\.meanStaleness))
         }
+    }
+
+    /// No widget pushes in any variant, so no push budget can change a run (F19).
+    @Test func aPushBudgetCannotMatterWhereNothingPushes() throws {
+        let document = try ScenarioLoader.decodeDocument(Self.pollOrNever, file: "poll-or-never.json")
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 0
+        let sensitivity = try Sensitivity.run(document, options: options)
+        for name in ["pushBudget", "pushDailyBudget", "pushDeliveryDelay"] {
+            #expect(!sensitivity.relevant[sensitivity.unknowns.firstIndex { $0.name == name }!], "\(name)")
+        }
+    }
+
+    /// News asks whether to poll or push; only its variants push, and the
+    /// push budget still moves them (F19: push reloads have a budget).
+    @Test func anUnknownOnlyAVariantCanFeelStillCounts() throws {
+        var document = try ScenarioLoader.loadDocument(path: Paths.scenario("news"))
+        document.base.days = 2
+        for index in document.variants.indices { document.variants[index].setup.days = 2 }
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 0
+        let sensitivity = try Sensitivity.run(document, options: options)
+        let index = try #require(sensitivity.unknowns.firstIndex { $0.name == "pushBudget" })
+        #expect(sensitivity.relevant[index])
+        let asWritten = try #require(sensitivity.baseline.row("never-push"))
+        let free = try #require(sensitivity.sweeps[index][1].row("never-push"))
+        #expect(sensitivity.unknowns[index].describe(sensitivity.unknowns[index].sweepPositions[1]) == "free")
+        #expect(free.replications != asWritten.replications)
     }
 
     @Test func aVariantKeepsTheSchedulerFieldsItSets() throws {
