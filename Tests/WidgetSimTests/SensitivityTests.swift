@@ -14,13 +14,14 @@ struct SensitivityTests {
         return document
     }
 
-    /// Polling every 15 minutes against never reloading at all: nothing
-    /// pushes, in the base or in the variant.
+    /// Polling every hour against never reloading at all: nothing pushes,
+    /// in the base or in the variant, and polling stays within the budget
+    /// and a day fresher whatever the unknowns.
     static let pollOrNever = """
         {
           "name": "poll-or-never", "days": 2, "seed": 3, "baseName": "poll",
           "devices": [ { "id": "phone", "pages": [ { "name": "home", "viewsPerDay": 60 } ],
-            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "15m", "entries": 1 },
+            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h", "entries": 1 },
                            "truth": { "changeEvery": "30m" } } ] } ],
           "variants": [ { "name": "never", "provider": { "policy": "never", "after": null } } ]
         }
@@ -63,6 +64,31 @@ struct SensitivityTests {
         for point in sensitivity.sweeps[index] {
             #expect(point.comparison.rows.map(\.meanStaleness) == sensitivity.baseline.comparison.rows.map(\.meanStaleness))
         }
+    }
+
+    /// Under a model without a limit (F24) no daily limit is computed, so
+    /// what shapes the limit cannot change a run, and the sweep reuses the
+    /// run as written instead of repeating it.
+    @Test func underAModelWithoutALimitWhatShapesTheLimitChangesNothing() throws {
+        var setup = try ScenarioLoader.decodeDocument(Self.pollOrNever, file: "poll-or-never.json").base
+        setup.scheduler.budgetModel = .unlimited
+        let relevance = SchedulerRelevance(setup)
+        let asWritten = try RunMetrics.measure(setup)
+        for name in ["frequentViewsPerDay", "minimumDailyBudget", "learningMultiplier"] {
+            let unknown = try #require(SchedulerParameters.plausibleRanges.first { $0.name == name })
+            for end in [0.0, 1.0] {
+                var moved = setup
+                unknown.set(&moved.scheduler, end)
+                #expect(relevance.effective(moved.scheduler) == relevance.effective(setup.scheduler), "\(name)")
+                #expect(try RunMetrics.measure(moved) == asWritten, "\(name) at \(end)")
+            }
+        }
+        // Under a model with a limit they do count.
+        var limited = setup.scheduler
+        limited.budgetModel = .paced
+        var lower = limited
+        lower.minimumDailyBudget = 2
+        #expect(relevance.effective(lower) != relevance.effective(limited))
     }
 
     /// No widget pushes in any variant, so no push budget can change a run (F19).

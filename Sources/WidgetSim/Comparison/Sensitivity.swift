@@ -342,6 +342,12 @@ struct SchedulerRelevance {
             p.pacingBurst = defaults.pacingBurst
         }
         if p.budgetModel != .tokenBucket { p.tokenBucketBurst = defaults.tokenBucketBurst }
+        // The daily limit is never computed under a model without one (`ReloadScheduler.dailyLimit`).
+        if !p.budgetModel.imposesLimit {
+            p.frequentViewsPerDay = defaults.frequentViewsPerDay
+            p.minimumDailyBudget = defaults.minimumDailyBudget
+            p.learningMultiplier = defaults.learningMultiplier
+        }
         if !hasPushes {
             p.pushBudget = defaults.pushBudget
             p.pushDailyBudget = defaults.pushDailyBudget
