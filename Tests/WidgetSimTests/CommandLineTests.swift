@@ -130,8 +130,22 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--out", out.path])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("Best on staleness within the budget (paced)"))
+        #expect(result.output.contains("over the plausible range of"))
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(names == ["comparison.csv", "comparison.md", "comparison.svg"])
+    }
+
+    /// `--no-sensitivity` skips the sweep of the other unknowns, and the verdict does not cite one.
+    @Test func compareWithoutTheSensitivitySweepCitesNone() throws {
+        let out = Paths.temporaryDirectory("compare-no-sensitivity")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--no-sensitivity", "--out", out.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Best on staleness within the budget (paced)"))
+        let markdown = try String(contentsOf: out.appendingPathComponent("comparison.md"), encoding: .utf8)
+        #expect(!markdown.contains("plausible range"))
+        let help = try Self.widgetsim(["help", "compare"])
+        #expect(help.status == 0 && help.output.contains("--no-sensitivity"))
     }
 
     @Test func anUnknownBudgetModelSuggestsTheNearestAndExits64() throws {

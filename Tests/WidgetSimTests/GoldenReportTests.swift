@@ -49,7 +49,7 @@ struct GoldenReportTests {
         options.budgetModels = [own] + BudgetModel.allCases.filter { $0 != own }
         guard !document.variants.isEmpty else { return simulated }
         let comparison = try Comparison.run(document, options: options)
-        let compared = ComparisonReport(comparison).files()
+        let compared = ComparisonReport(comparison, sensitivity: try Sensitivity.citedByComparison(document, options: options)).files()
         guard sensitivityScenarios.contains(name) else { return simulated + compared }
         var sensitivityOptions = Sensitivity.Options()
         sensitivityOptions.runs = sensitivityRuns
