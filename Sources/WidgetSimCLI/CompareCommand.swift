@@ -32,8 +32,8 @@ struct CompareCommand: Command {
         one at a time, and the variants are ranked again under the verdict's budget
         model, on the same seeds and --runs. The sentence says it holds over all of
         them, or names each unknown and value at which another variant ties with it
-        or beats it. It costs up to two comparisons' runs per unknown (none for an
-        unknown that cannot change the scenario's runs); --no-sensitivity skips it.
+        or beats it. It runs each variant up to 2 x --runs more times per unknown
+        (none for an unknown that cannot change its runs); --no-sensitivity skips it.
         'widgetsim sensitivity' has the full analysis (the budget model too, and
         all unknowns at once).
         """
