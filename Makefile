@@ -1,7 +1,8 @@
 # widgetsim — see README.md.
 #   make simulate SCENARIO=weather [SEED=n] [DAYS=n]   run a scenario, write Reports/<scenario>/
 #   make compare SCENARIO=weather [RUNS=n]            rank the scenario's variants, write Reports/<scenario>/comparison.*
-#   make sensitivity SCENARIO=weather                 how much each unknown moves the comparison, write Reports/<scenario>/sensitivity.*
+#   make sensitivity SCENARIO=weather [SENSITIVITY_RUNS=n] [TRAJECTORIES=n]
+#                                                     how much each unknown moves the comparison, write Reports/<scenario>/sensitivity.*
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
 #   make bench                                        measure speed and memory (not part of make test)
@@ -18,7 +19,11 @@
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
 SWIFT ?= swift
 SCENARIO ?= weather
+# The committed reports' options (GoldenReportTests checks they agree), so that
+# `make compare` and `make sensitivity` rewrite them byte for byte.
 RUNS ?= 10
+SENSITIVITY_RUNS ?= 4
+TRAJECTORIES ?= 4
 RELEASE_BIN := .build/release/widgetsim
 
 .PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs fuzz chaos mutate docs clean help
@@ -26,7 +31,7 @@ RELEASE_BIN := .build/release/widgetsim
 all: build
 
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,19p' Makefile
 
 build:
 	$(SWIFT) build
@@ -45,7 +50,7 @@ compare: release
 	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
-	$(RELEASE_BIN) sensitivity $(SCENARIO) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 fleet: release
 	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(SCENARIO) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))

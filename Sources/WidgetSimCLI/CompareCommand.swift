@@ -4,12 +4,14 @@ import WidgetSim
 struct CompareCommand: Command {
     static let name = "compare"
     static let abstract = "Run a scenario's base and variants on the same seeds and rank them."
-    static let arguments = "<scenario> [--runs <n>] [--budget-models <list> | --no-sweep] [--out <dir>]"
+    static let arguments = "<scenario> [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--out <dir>]"
     static let options = [
         OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per variant and budget model (1...1000, default 10)."),
         OptionSpec(name: "budget-models", short: nil, valueName: "list",
                    help: "Comma-separated budget models to run, the first used for the verdict (default: the scenario's, then the others)."),
         OptionSpec(name: "no-sweep", short: nil, valueName: nil, help: "Run the scenario's own budget model only."),
+        OptionSpec(name: "no-sensitivity", short: nil, valueName: nil,
+                   help: "Skip the one-at-a-time sweep of the other unknowns that the verdict cites (faster)."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
         ScenarioOptions.threads,
@@ -23,12 +25,24 @@ struct CompareCommand: Command {
         "variants" list the alternatives; the base scenario is compared as "base".
         Replication r of every variant uses the same seed, so differences come
         from the policies, not from luck.
+
+        The verdict also says whether the recommendation survives every other
+        unknown: each [gap] parameter but the budget model (which the budget-model
+        sweep covers) is set to the low and the high end of its plausible range,
+        one at a time, and the variants are ranked again under the verdict's budget
+        model, on the same seeds and --runs. The sentence says it holds over all of
+        them, or names each unknown and value at which another variant ties with it
+        or beats it. It runs each variant up to 2 x --runs more times per unknown
+        (none for an unknown that cannot change its runs); --no-sensitivity skips it.
+        'widgetsim sensitivity' has the full analysis (the budget model too, and
+        all unknowns at once).
         """
 
     var scenario: ScenarioReference
     var runs: Int
     var budgetModels: [BudgetModel]?
     var noSweep: Bool
+    var noSensitivity: Bool
     var seed: UInt64?
     var days: Int?
     var threads: Int?
@@ -40,6 +54,7 @@ struct CompareCommand: Command {
         scenario = try ScenarioReference(single: arguments)
         runs = try arguments.integer("runs", in: 1...1_000) ?? 10
         noSweep = arguments.has("no-sweep")
+        noSensitivity = arguments.has("no-sensitivity")
         if let list = arguments.value("budget-models") {
             guard !noSweep else { throw .usage("'--budget-models' and '--no-sweep' cannot be combined") }
             var models: [BudgetModel] = []
@@ -83,10 +98,23 @@ struct CompareCommand: Command {
             throw ScenarioReference.stopped(error)
         }
         progress?.finish()
-        let files = ComparisonReport(comparison).files()
+        var sensitivity: Sensitivity?
+        if !noSensitivity {
+            let sweepProgress = quiet ? nil : ProgressLine("compare \(document.base.name): other unknowns")
+            do {
+                sensitivity = try Sensitivity.citedByComparison(document, options: options) { done, total in
+                    sweepProgress?.update(done: done, total: total)
+                }
+            } catch {
+                sweepProgress?.finish()
+                throw ScenarioReference.stopped(error)
+            }
+            sweepProgress?.finish()
+        }
+        let report = ComparisonReport(comparison, sensitivity: sensitivity)
+        let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
-        let report = ComparisonReport(comparison)
         console.out(report.terminalSummary())
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }

@@ -95,7 +95,7 @@ struct BadInputTests {
         Case(name: "unwritable output directory", scenario: scenario(), arguments: simulate + ["--out", "afile/reports"], code: 73, 
              message: "afile: cannot create the report directory: it is a file, not a directory"),
         Case(name: "output directory holding other files", scenario: scenario(), arguments: simulate + ["--out", "."], code: 73, 
-             message: ".: not a report directory: it holds files but no widgetsim report (summary.md, comparison.md, fleet.md, calibration.md); give a new or empty directory, or one widgetsim wrote"),
+             message: ".: not a report directory: it holds files but no widgetsim report (summary.md, comparison.md, sensitivity.md, fleet.md, calibration.md); give a new or empty directory, or one widgetsim wrote"),
         Case(name: "unknown option", scenario: scenario(), arguments: simulate + ["--sede", "3"], code: 64, 
              message: "unknown option '--sede' for 'simulate'; did you mean '--seed'?"),
         Case(name: "unknown subcommand", scenario: nil, arguments: ["simulat", "bad.json"], code: 64, 

@@ -130,8 +130,35 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--out", out.path])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("Best on staleness within the budget (paced)"))
+        #expect(result.output.contains("over the plausible range of"))
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(names == ["comparison.csv", "comparison.md", "comparison.svg"])
+    }
+
+    /// A directory holding only a sensitivity report is widgetsim's, so a second run may replace it.
+    @Test func sensitivityRewritesTheReportItWrote() throws {
+        let out = Paths.temporaryDirectory("sensitivity-twice")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let arguments = ["sensitivity", "weather", "--runs", "1", "--trajectories", "0", "--days", "1", "-q", "--out", out.path]
+        for _ in 0..<2 {
+            let result = try Self.widgetsim(arguments)
+            #expect(result.status == 0, "\(result.errors)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["sensitivity.csv", "sensitivity.md", "sensitivity.svg"])
+    }
+
+    /// `--no-sensitivity` skips the sweep of the other unknowns, and the verdict does not cite one.
+    @Test func compareWithoutTheSensitivitySweepCitesNone() throws {
+        let out = Paths.temporaryDirectory("compare-no-sensitivity")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["compare", "weather", "--runs", "2", "--days", "2", "--no-sweep", "--no-sensitivity", "--out", out.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Best on staleness within the budget (paced)"))
+        let markdown = try String(contentsOf: out.appendingPathComponent("comparison.md"), encoding: .utf8)
+        #expect(!markdown.contains("plausible range"))
+        let help = try Self.widgetsim(["help", "compare"])
+        #expect(help.status == 0 && help.output.contains("--no-sensitivity"))
     }
 
     @Test func anUnknownBudgetModelSuggestsTheNearestAndExits64() throws {

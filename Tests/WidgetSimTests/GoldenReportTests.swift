@@ -3,7 +3,8 @@ import Testing
 @testable import WidgetSim
 
 /// Regression tests on budget accounting: every shipped scenario's reports,
-/// as `make simulate`, `make compare` and `make fleet` write them, are committed under
+/// as `make simulate`, `make compare` and `make fleet` write them (and, for
+/// `sensitivityScenarios`, `make sensitivity`), are committed under
 /// `Reports/<scenario>/`. This test recomputes them and fails on any
 /// difference, naming the first differing rows.
 ///
@@ -11,14 +12,30 @@ import Testing
 /// a recording run fails on purpose, so it can never pass unnoticed.
 @Suite("Golden reports")
 struct GoldenReportTests {
-    /// Replications in the committed comparisons; `make compare` uses the same.
+    /// Replications in the committed comparisons; `make compare` uses the same (`RUNS`).
     static let comparisonRuns = 10
+
+    /// The scenarios whose sensitivity reports are committed: the policy
+    /// question everyone asks first (weather), polling against pushes (news),
+    /// and the per-instance budgets of several widgets (home-screen).
+    static let sensitivityScenarios = ["weather", "news", "home-screen"]
+    /// Replications per point in the committed sensitivity reports;
+    /// `make sensitivity` uses the same (`SENSITIVITY_RUNS`). Four, not the
+    /// command's five, to keep `make test` short in a debug build; it is the
+    /// fewest whose paired 95 % interval is not ruinously wide (t = 3.18 on 3
+    /// degrees of freedom, against 4.30 with three replications).
+    static let sensitivityRuns = 4
+    /// Morris walks in the committed sensitivity reports; `make sensitivity`
+    /// uses the same (`TRAJECTORIES`). Four, Morris's own choice (1991):
+    /// each unknown's μ* and σ rest on four elementary effects.
+    static let sensitivityTrajectories = 4
 
     static var scenarioNames: [String] {
         ScenarioLoader.scenarioNames(in: Paths.packageRoot.appendingPathComponent("Scenarios").path)
     }
 
-    /// The files `make simulate` and `make compare` (or, for a fleet,
+    /// The files `make simulate`, `make compare` and, for the
+    /// `sensitivityScenarios`, `make sensitivity` (or, for a fleet,
     /// `widgetsim fleet`) write for a scenario.
     static func expectedFiles(_ name: String) throws -> [ReportFile] {
         let document = try ScenarioLoader.loadDocument(path: Paths.scenario(name))
@@ -30,12 +47,36 @@ struct GoldenReportTests {
         options.runs = comparisonRuns
         let own = document.base.scheduler.budgetModel
         options.budgetModels = [own] + BudgetModel.allCases.filter { $0 != own }
-        let compared = ComparisonReport(try Comparison.run(document, options: options)).files()
-        return simulated + (document.variants.isEmpty ? [] : compared)
+        guard !document.variants.isEmpty else { return simulated }
+        let comparison = try Comparison.run(document, options: options)
+        let compared = ComparisonReport(comparison, sensitivity: try Sensitivity.citedByComparison(document, options: options)).files()
+        guard sensitivityScenarios.contains(name) else { return simulated + compared }
+        var sensitivityOptions = Sensitivity.Options()
+        sensitivityOptions.runs = sensitivityRuns
+        sensitivityOptions.trajectories = sensitivityTrajectories
+        return simulated + compared + SensitivityReport(try Sensitivity.run(document, options: sensitivityOptions)).files()
     }
 
     @Test func everyShippedScenarioHasCommittedReports() {
         #expect(Self.scenarioNames.count >= 10)
+        #expect(Self.sensitivityScenarios.allSatisfy(Self.scenarioNames.contains))
+    }
+
+    /// `make compare SCENARIO=x` and `make sensitivity SCENARIO=x` rewrite the
+    /// committed files byte for byte only if the Makefile's defaults are the
+    /// options these tests compute them with.
+    @Test func theMakefileDefaultsAreTheGoldenOptions() throws {
+        let makefile = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        let lines = makefile.split(separator: "\n").map(String.init)
+        for (variable, value) in [
+            ("RUNS", Self.comparisonRuns), ("SENSITIVITY_RUNS", Self.sensitivityRuns), ("TRAJECTORIES", Self.sensitivityTrajectories),
+        ] {
+            #expect(lines.contains("\(variable) ?= \(value)"), "the Makefile should set '\(variable) ?= \(value)'")
+        }
+        let sensitivity = try #require(lines.firstIndex(of: "sensitivity: release"))
+        #expect(lines[sensitivity + 1].contains("--runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES)"))
+        let compare = try #require(lines.firstIndex(of: "compare: release"))
+        #expect(lines[compare + 1].contains("--runs $(RUNS)"))
     }
 
     @Test(arguments: GoldenReportTests.scenarioNames)
@@ -57,8 +98,9 @@ struct GoldenReportTests {
                 Issue.record("""
                     \(difference)
                     The code no longer computes the committed report. If the change is intended (a rule or a default \
-                    changed), run 'make golden' and review 'git diff Reports/'. If you ran 'make simulate' or \
-                    'make compare' with other options, restore the committed files with 'git checkout Reports/\(scenario)'.
+                    changed), run 'make golden' and review 'git diff Reports/'. If you ran 'make simulate', \
+                    'make compare' or 'make sensitivity' with other options, restore the committed files with \
+                    'git checkout Reports/\(scenario)'.
                     """)
             }
         }

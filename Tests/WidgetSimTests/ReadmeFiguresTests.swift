@@ -76,6 +76,28 @@ struct ReadmeFiguresTests {
         #expect(Self.says("holds under \(holds)"), "the README should say the ranking holds under \(holds)")
     }
 
+    /// The sentence in which weather's comparison cites its sweep of the other unknowns, word for word.
+    @Test func theWeatherComparisonCitesTheCommittedSweep() throws {
+        let markdown = try Self.report("comparison.md")
+        let sentence = try #require(markdown.split(separator: "\n").first { $0.hasSuffix("(one at a time; `widgetsim sensitivity` also screens interactions).") })
+        #expect(Self.says("The committed weather comparison says: \(sentence)"), "the README should quote: \(sentence)")
+    }
+
+    /// What matters most in weather's committed sensitivity report, and how far it moves the staleness.
+    @Test func theWeatherSensitivityFiguresAreTheCommittedOnes() throws {
+        let markdown = try Self.report("sensitivity.md")
+        let line = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("**What matters most for `") })
+        let parts = line.split(separator: "`")
+        let (recommended, unknown) = (String(parts[1]), String(parts[3]))
+        let movement = try #require(line.range(of: "which moves its mean staleness from ").map { line[$0.upperBound...] }?.split(separator: ";").first)
+        let sentence = "What matters most for `\(recommended)` is `\(unknown)`, which moves its mean staleness from \(movement.hasSuffix(".") ? String(movement.dropLast()) : String(movement))."
+        #expect(Self.says(sentence), "the README should say: \(sentence)")
+        let walks = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("**All unknowns at once**") })
+        let counts = try #require(walks.firstMatch(of: /(\d+) points\): it holds at (\d+), ties at (\d+) and is beaten beyond the noise at (\d+)/))
+        let quoted = "All unknowns at once (\(counts.1) points), it holds at \(counts.2), ties at \(counts.3) and is beaten beyond the noise at \(counts.4)."
+        #expect(Self.says(quoted), "the README should say: \(quoted)")
+    }
+
     /// The README's table of scheduler parameters is the library's catalogue,
     /// with each default as reports print it.
     @Test func theParameterTableIsTheCatalogue() throws {

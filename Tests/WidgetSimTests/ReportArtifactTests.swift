@@ -27,6 +27,32 @@ struct ReportArtifactTests {
         #expect(ReportWriter(setup: setup, collector: run).files() == files)
     }
 
+    /// A tornado chart's end labels (a delay distribution's is 30-odd
+    /// characters) end right of the unknowns' names, start right of nothing
+    /// but their bar, and stay on the canvas.
+    @Test func tornadoEndLabelsClearTheNamesAndTheCanvasEdge() throws {
+        let document = try SensitivityTests.weather(days: 2)
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 0
+        let svg = TornadoChart(sensitivity: try Sensitivity.run(document, options: options)).render()
+        let canvas = try #require(svg.firstMatch(of: /width="(\d+)"/))
+        let width = try #require(Double(canvas.1))
+        var checked = 0
+        for match in svg.matches(of: /<text x="([\d.]+)" y="[\d.]+" font-size="11" text-anchor="(start|end)" fill="#222222">([^<]*)<\/text>/) {
+            let x = try #require(Double(match.1))
+            let extent = SVGCanvas.estimatedWidth(String(match.3), size: 11)
+            if match.2 == "end" {
+                #expect(x - extent >= TornadoChart.namesEnd, "'\(match.3)' runs into the names")
+            } else {
+                #expect(x + extent <= width, "'\(match.3)' runs off the canvas")
+            }
+            checked += 1
+        }
+        #expect(checked >= 20)
+        #expect(svg.contains(">log-normal, median 30s, p95 7m30s</text>"))
+    }
+
     @Test func textInChartsIsEscaped() {
         #expect(SVGCanvas.escaped("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;")
     }

@@ -14,6 +14,19 @@ struct SensitivityTests {
         return document
     }
 
+    /// Polling every hour against never reloading at all: nothing pushes,
+    /// in the base or in the variant, and polling stays within the budget
+    /// and a day fresher whatever the unknowns.
+    static let pollOrNever = """
+        {
+          "name": "poll-or-never", "days": 2, "seed": 3, "baseName": "poll",
+          "devices": [ { "id": "phone", "pages": [ { "name": "home", "viewsPerDay": 60 } ],
+            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h", "entries": 1 },
+                           "truth": { "changeEvery": "30m" } } ] } ],
+          "variants": [ { "name": "never", "provider": { "policy": "never", "after": null } } ]
+        }
+        """
+
     @Test func everyGapParameterHasAPlausibleRangeAndNothingElseDoes() {
         let gaps = SchedulerParameters.catalogue.filter(\.isGap).map(\.name)
         #expect(SchedulerParameters.plausibleRanges.map(\.name) == gaps)
@@ -48,10 +61,64 @@ struct SensitivityTests {
         options.trajectories = 0
         let sensitivity = try Sensitivity.run(try Self.weather(), options: options)
         let index = try #require(sensitivity.unknowns.firstIndex { $0.name == "tokenBucketBurst" })
-        #expect(!sensitivity.relevant[sensitivity.unknowns.firstIndex { $0.name == "pushBudget" }!])
         for point in sensitivity.sweeps[index] {
             #expect(point.comparison.rows.map(\.meanStaleness) == sensitivity.baseline.comparison.rows.map(\.meanStaleness))
         }
+    }
+
+    /// Under a model without a limit (F24) no daily limit is computed, so
+    /// what shapes the limit cannot change a run, and the sweep reuses the
+    /// run as written instead of repeating it.
+    @Test func underAModelWithoutALimitWhatShapesTheLimitChangesNothing() throws {
+        var setup = try ScenarioLoader.decodeDocument(Self.pollOrNever, file: "poll-or-never.json").base
+        setup.scheduler.budgetModel = .unlimited
+        let relevance = SchedulerRelevance(setup)
+        let asWritten = try RunMetrics.measure(setup)
+        for name in ["frequentViewsPerDay", "minimumDailyBudget", "learningMultiplier"] {
+            let unknown = try #require(SchedulerParameters.plausibleRanges.first { $0.name == name })
+            for end in [0.0, 1.0] {
+                var moved = setup
+                unknown.set(&moved.scheduler, end)
+                #expect(relevance.effective(moved.scheduler) == relevance.effective(setup.scheduler), "\(name)")
+                #expect(try RunMetrics.measure(moved) == asWritten, "\(name) at \(end)")
+            }
+        }
+        // Under a model with a limit they do count.
+        var limited = setup.scheduler
+        limited.budgetModel = .paced
+        var lower = limited
+        lower.minimumDailyBudget = 2
+        #expect(relevance.effective(lower) != relevance.effective(limited))
+    }
+
+    /// No widget pushes in any variant, so no push budget can change a run (F19).
+    @Test func aPushBudgetCannotMatterWhereNothingPushes() throws {
+        let document = try ScenarioLoader.decodeDocument(Self.pollOrNever, file: "poll-or-never.json")
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 0
+        let sensitivity = try Sensitivity.run(document, options: options)
+        for name in ["pushBudget", "pushDailyBudget", "pushDeliveryDelay"] {
+            #expect(!sensitivity.relevant[sensitivity.unknowns.firstIndex { $0.name == name }!], "\(name)")
+        }
+    }
+
+    /// News asks whether to poll or push; only its variants push, and the
+    /// push budget still moves them (F19: push reloads have a budget).
+    @Test func anUnknownOnlyAVariantCanFeelStillCounts() throws {
+        var document = try ScenarioLoader.loadDocument(path: Paths.scenario("news"))
+        document.base.days = 2
+        for index in document.variants.indices { document.variants[index].setup.days = 2 }
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 0
+        let sensitivity = try Sensitivity.run(document, options: options)
+        let index = try #require(sensitivity.unknowns.firstIndex { $0.name == "pushBudget" })
+        #expect(sensitivity.relevant[index])
+        let asWritten = try #require(sensitivity.baseline.row("never-push"))
+        let free = try #require(sensitivity.sweeps[index][1].row("never-push"))
+        #expect(sensitivity.unknowns[index].describe(sensitivity.unknowns[index].sweepPositions[1]) == "free")
+        #expect(free.replications != asWritten.replications)
     }
 
     @Test func aVariantKeepsTheSchedulerFieldsItSets() throws {

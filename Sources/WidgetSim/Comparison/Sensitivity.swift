@@ -78,7 +78,8 @@ public struct Sensitivity: Sendable {
     public var unknowns: [PlausibleRange]
     /// Each unknown's value in the scenario as written.
     public var asWritten: [String]
-    /// True for an unknown that can change this scenario's runs at all.
+    /// True for an unknown that can change the runs of at least one of the
+    /// scenario's variants (a push budget when only a variant pushes, say).
     public var relevant: [Bool]
     public var variants: [String]
     /// The best variant as written; nil when no variant stays within the budget.
@@ -103,7 +104,8 @@ public struct Sensitivity: Sendable {
         let variants = document.all
         let seeds = (0..<max(1, options.runs)).map { Comparison.seed(replication: $0, of: document.base.seed) }
         let design = SensitivityDesign(unknowns: unknowns, trajectories: options.trajectories, seed: document.base.seed)
-        let relevance = SchedulerRelevance(document.base)
+        // Per variant: a variant may push, or be notified, where the base is not.
+        let relevance = variants.map { SchedulerRelevance($0.setup) }
 
         // Every distinct (variant, effective scheduler) the design needs, in design order.
         var jobs: [(variant: Int, setup: SimulationSetup)] = []
@@ -117,7 +119,7 @@ public struct Sensitivity: Sendable {
                 for (u, unknown) in zip(positions, unknowns) where !variant.schedulerFields.contains(unknown.name) {
                     if let u { unknown.set(&setup.scheduler, u) }
                 }
-                let key = relevance.effective(setup.scheduler)
+                let key = relevance[index].effective(setup.scheduler)
                 // Linear search over a few hundred keys at most; parameters are Equatable, not Hashable.
                 if let known = keys[index].firstIndex(of: key) {
                     row.append(jobOfKey[index][known])
@@ -184,7 +186,7 @@ public struct Sensitivity: Sendable {
         return Sensitivity(
             scenario: document.base.name, description: document.base.description, days: document.base.days, seeds: seeds,
             trajectories: options.trajectories, unknowns: unknowns, asWritten: unknowns.map { $0.current(document.base.scheduler) },
-            relevant: unknowns.map { relevance.isRelevant($0) }, variants: variants.map(\.name), recommended: recommended,
+            relevant: unknowns.map { unknown in relevance.contains { $0.isRelevant(unknown) } }, variants: variants.map(\.name), recommended: recommended,
             baseline: point(0), sweeps: sweeps, walks: walks, walkOrder: design.walkOrder)
     }
 
@@ -246,6 +248,33 @@ public struct Sensitivity: Sendable {
 
     /// Every Morris point, in order.
     public var walkPoints: [Point] { walks.flatMap { $0 } }
+
+    // MARK: Where the recommendation is challenged
+
+    /// A one-at-a-time point where the recommendation does not simply hold:
+    /// one unknown at one end of its range (or one of its levels), the others
+    /// as written, and another variant ties with it or beats it there.
+    public struct Challenge: Sendable {
+        /// The unknown's index in `unknowns`.
+        public var unknown: Int
+        /// Its position in the range (0 low, 1 high).
+        public var position: Double
+        public var point: Point
+        public var verdict: Verdict { point.verdict }
+    }
+
+    /// Every one-at-a-time point where the recommendation ties or flips, in
+    /// the order of `unknowns`, then along each range (low before high).
+    /// Empty when it holds at every end, or when there is no recommendation.
+    public var oneAtATimeChallenges: [Challenge] {
+        var challenges: [Challenge] = []
+        for (index, points) in sweeps.enumerated() {
+            for (point, position) in zip(points, unknowns[index].sweepPositions) where point.verdict != .holds {
+                challenges.append(Challenge(unknown: index, position: position, point: point))
+            }
+        }
+        return challenges
+    }
 }
 
 /// The points a sensitivity analysis runs, in order: the scenario as
@@ -313,6 +342,12 @@ struct SchedulerRelevance {
             p.pacingBurst = defaults.pacingBurst
         }
         if p.budgetModel != .tokenBucket { p.tokenBucketBurst = defaults.tokenBucketBurst }
+        // The daily limit is never computed under a model without one (`ReloadScheduler.dailyLimit`).
+        if !p.budgetModel.imposesLimit {
+            p.frequentViewsPerDay = defaults.frequentViewsPerDay
+            p.minimumDailyBudget = defaults.minimumDailyBudget
+            p.learningMultiplier = defaults.learningMultiplier
+        }
         if !hasPushes {
             p.pushBudget = defaults.pushBudget
             p.pushDailyBudget = defaults.pushDailyBudget

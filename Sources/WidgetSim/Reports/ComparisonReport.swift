@@ -11,9 +11,12 @@ public struct ComparisonReport {
     ]
 
     let comparison: Comparison
+    /// The one-at-a-time sweep the verdict cites (`Sensitivity.citedByComparison`), if it ran.
+    let sensitivity: Sensitivity?
 
-    public init(_ comparison: Comparison) {
+    public init(_ comparison: Comparison, sensitivity: Sensitivity? = nil) {
         self.comparison = comparison
+        self.sensitivity = sensitivity
     }
 
     public func files() -> [ReportFile] {
@@ -143,8 +146,87 @@ public struct ComparisonReport {
         if !over.isEmpty {
             out += "Over budget (withholding more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day): \(over.joined(separator: ", ")).\n\n"
         }
-        if comparison.budgetModels.count > 1 { out += sweepVerdict() + "\n" }
+        // What holds the recommendation up, a paragraph each: the budget models, then the other unknowns.
+        var robustness: [String] = []
+        if comparison.budgetModels.count > 1 { robustness.append(sweepVerdict()) }
+        if let sensitivity { robustness.append(Self.sensitivitySentence(sensitivity)) }
+        out += robustness.map { $0 + "\n" }.joined(separator: "\n")
         return out
+    }
+
+    /// The sentence `compare`'s verdict cites its one-at-a-time sweep with
+    /// (`Sensitivity.citedByComparison`): the recommendation holds over the
+    /// plausible range of every unknown swept, or it names each unknown and
+    /// value at which another variant beats it beyond the noise (it flips)
+    /// or within it (it ties), grouped by that variant.
+    ///
+    /// Empty when `sensitivity` has no recommendation (no variant within the budget).
+    public static func sensitivitySentence(_ sensitivity: Sensitivity) -> String {
+        guard sensitivity.recommended != nil else { return "" }
+        let unknowns = sensitivity.unknowns
+        let scope = unknowns.contains { $0.name == "budgetModel" } ? "" : " besides the budget model"
+        let design = "(one at a time; `widgetsim sensitivity` also screens interactions)"
+        let challenges = sensitivity.oneAtATimeChallenges
+        guard !challenges.isEmpty else {
+            return "The recommendation holds over the plausible range of all \(unknowns.count) unknowns\(scope) \(design)."
+        }
+
+        /// "to `x` when `a` is 1 or 2, or `b` is off": one clause per winning variant, in order of first appearance.
+        func clauses(_ verdicts: [(winner: String, challenge: Sensitivity.Challenge)], preposition: String) -> [String] {
+            var winners: [String] = []
+            for entry in verdicts where !winners.contains(entry.winner) { winners.append(entry.winner) }
+            return winners.map { winner in
+                let mine = verdicts.filter { $0.winner == winner }.map(\.challenge)
+                var conditions: [String] = []
+                var unknownsNamed: [Int] = []
+                for challenge in mine where !unknownsNamed.contains(challenge.unknown) { unknownsNamed.append(challenge.unknown) }
+                for index in unknownsNamed {
+                    let values = mine.filter { $0.unknown == index }.map { challenge in
+                        var value = unknowns[index].describe(challenge.position)
+                        // A distribution's value has commas of its own; keep it apart from the list's.
+                        if value.contains(",") { value = "(\(value))" }
+                        // A flip that comes from leaving the budget, not from staleness, says so.
+                        if let recommended = sensitivity.recommended, challenge.point.row(recommended)?.withinBudget == false {
+                            value += " (where `\(recommended)` goes over budget)"
+                        }
+                        return value
+                    }
+                    conditions.append("`\(unknowns[index].name)` is \(values.joined(separator: " or "))")
+                }
+                return "\(preposition) `\(winner)` when \(Self.list(conditions, lastSeparator: ", or "))"
+            }
+        }
+        let flips = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
+            if case .flips(let winner) = challenge.verdict { return (winner, challenge) } else { return nil }
+        }
+        let ties = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
+            if case .ties(let winner) = challenge.verdict { return (winner, challenge) } else { return nil }
+        }
+        var parts: [String] = []
+        if !flips.isEmpty {
+            parts.append("**flips** " + Self.list(clauses(flips, preposition: "to"), lastSeparator: ", and "))
+        }
+        if !ties.isEmpty {
+            let runs = sensitivity.seeds.count
+            let noise = runs > 1 ? "within the noise of \(runs) replications" : "with one replication, whose noise is unknown"
+            parts.append("ties (\(noise)) " + Self.list(clauses(ties, preposition: "with"), lastSeparator: ", and "))
+        }
+        var challenged: [Int] = []
+        for challenge in challenges where !challenged.contains(challenge.unknown) { challenged.append(challenge.unknown) }
+        let others = unknowns.count - challenged.count
+        var sentence = "The recommendation " + parts.joined(separator: "; it ")
+        switch others {
+        case 0: sentence += " \(design)."
+        case 1: sentence += "; it holds over the plausible range of the one other unknown\(scope) \(design)."
+        default: sentence += "; it holds over the plausible range of the other \(others) unknowns\(scope) \(design)."
+        }
+        return sentence
+    }
+
+    /// "a", "a and b", "a, b and c" (with `lastSeparator` before the last).
+    static func list(_ items: [String], lastSeparator: String) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + lastSeparator + items.last!
     }
 
     func signedDuration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }

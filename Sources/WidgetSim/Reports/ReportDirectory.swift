@@ -57,9 +57,12 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
 public enum ReportDirectory {
     /// The entry points that every kind of run writes: a directory holding one
     /// of them was written by widgetsim.
-    public static let reportMarkers = ["summary.md", "comparison.md", "fleet.md", "calibration.md"]
+    public static let reportMarkers = ["summary.md", "comparison.md", "sensitivity.md", "fleet.md", "calibration.md"]
     /// Files some run writes, for checking a destination before a run.
-    static let knownReportFiles = reportMarkers + ["reloads.csv", "views.csv", "daily.csv", "parameters.csv", "comparison.csv", "fleet.csv", "calibration.csv", "parameters.json"]
+    static let knownReportFiles = reportMarkers + [
+        "reloads.csv", "views.csv", "daily.csv", "parameters.csv", "comparison.csv", "sensitivity.csv", "fleet.csv",
+        "calibration.csv", "parameters.json",
+    ]
 
     /// Checks, before a run, that `directory` can become a report directory:
     /// it is a directory (or a link to one) holding a report, an empty one,

@@ -62,14 +62,12 @@ public struct SensitivityReport {
         // One at a time.
         var flips: [String] = []
         var ties: [String] = []
-        for sweep in sweeps {
-            for (point, position) in zip(sweep.points, s.unknowns[sweep.index].sweepPositions) {
-                let at = "`\(s.unknowns[sweep.index].name)` at \(value(sweep.index, at: position))"
-                switch point.verdict {
-                case .holds: break
-                case .ties(let other): ties.append("\(at) (`\(other)` ties)")
-                case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(point, from: other, to: recommended)))")
-                }
+        for challenge in s.oneAtATimeChallenges {
+            let at = "`\(s.unknowns[challenge.unknown].name)` at \(value(challenge.unknown, at: challenge.position))"
+            switch challenge.verdict {
+            case .holds: break
+            case .ties(let other): ties.append("\(at) (`\(other)` ties)")
+            case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(challenge.point, from: other, to: recommended)))")
             }
         }
         if flips.isEmpty {

@@ -27,6 +27,13 @@ struct SVGCanvas {
 
     static func number(_ value: Double) -> String { FixedDecimal.format(value, decimals: 1) }
 
+    /// A generous estimate of how wide `text` is drawn at `size` in a
+    /// sans-serif font (0.6 em a character), for keeping labels apart; the
+    /// viewer's font decides the real width.
+    static func estimatedWidth(_ text: String, size: Int) -> Double {
+        Double(text.count) * 0.6 * Double(size)
+    }
+
     /// XML text: markup characters as entities, and control characters (which
     /// XML 1.0 does not allow) shown as `\u{XX}`.
     static func escaped(_ text: String) -> String {

@@ -1,18 +1,28 @@
 /// A tornado chart of a sensitivity analysis: for each unknown, the span of
 /// the recommended variant's mean staleness across the unknown's range (the
 /// others as written), widest first, against the value as written.
+///
+/// Promised: no end label runs into the unknowns' names or past the right
+/// edge (the axis starts further right, and the canvas grows, to make room),
+/// and none crosses the line of the value as written; text widths are
+/// estimated, not measured, so this holds for ordinary sans-serif fonts.
 struct TornadoChart {
     let sensitivity: Sensitivity
+
+    /// Where the unknowns' names end, the axis starts at the latest, and ends.
+    static let namesEnd = 180.0
+    static let plotLeft = 190.0
+    static let plotRight = 760.0
+    static let labelSize = 11
 
     func render() -> String {
         let s = sensitivity
         let rowHeight = 26.0
-        let top = 64.0
-        let left = 190.0
-        let right = 760.0
+        // Room above the rows for the title, the subtitle and, below them, the "as written" label.
+        let top = 84.0
         let height = Int(top + rowHeight * Double(max(1, s.unknowns.count)) + 70)
-        var svg = SVGCanvas(width: 900, height: height)
         guard let recommended = s.recommended, let baseline = s.baseline.row(recommended)?.meanStaleness.mean else {
+            var svg = SVGCanvas(width: 900, height: height)
             svg.text(20, 30, "No variant stays within the budget as written: nothing to test.", size: 13)
             return svg.document
         }
@@ -27,7 +37,35 @@ struct TornadoChart {
         }
         let maximum = max(baseline / 60, sweeps.flatMap(\.values).max() ?? 0)
         let ticks = Ticks.nice(maximum: max(1, maximum) * 1.05)
+        let middle = baseline / 60
+        let right = Self.plotRight
+        // Each bar's end labels: the lower one ends left of the bar (and of the
+        // line as written), the higher one starts right of them.
+        let labels = ordered.map { sweep -> (low: String, lowAt: Double, high: String, highAt: Double)? in
+            let low = sweep.values.min() ?? 0
+            let high = sweep.values.max() ?? 0
+            guard high - low >= 1e-9 else { return nil }
+            let unknown = s.unknowns[sweep.index]
+            let positions = unknown.sweepPositions
+            return (unknown.describe(positions[sweep.values.firstIndex(of: low)!]), min(low, middle),
+                    unknown.describe(positions[sweep.values.firstIndex(of: high)!]), max(high, middle))
+        }
+        // The axis starts far enough right that every lower label clears the
+        // names: left + (right - left) f - 5 - width >= namesEnd, f being the
+        // label's anchor as a fraction of the axis (below 1: the axis runs 5 % past the maximum).
+        var left = Self.plotLeft
+        for label in labels.compactMap({ $0 }) {
+            let f = label.lowAt / ticks.last!
+            let width = SVGCanvas.estimatedWidth(label.low, size: Self.labelSize)
+            left = max(left, (Self.namesEnd + 5 + width - right * f) / (1 - f))
+        }
         func x(_ minutes: Double) -> Double { left + (right - left) * minutes / ticks.last! }
+        // The canvas grows until every higher label fits.
+        var width = 900.0
+        for label in labels.compactMap({ $0 }) {
+            width = max(width, x(label.highAt) + 5 + SVGCanvas.estimatedWidth(label.high, size: Self.labelSize) + 10)
+        }
+        var svg = SVGCanvas(width: Int(width.rounded(.up)), height: height)
         let bottom = top + rowHeight * Double(s.unknowns.count)
 
         svg.text(20, 24, "How far each unknown moves the mean staleness of \(recommended) (\(s.scenario))", size: 15, bold: true)
@@ -37,32 +75,24 @@ struct TornadoChart {
             svg.text(x(tick), bottom + 18, DurationText.plain(tick), size: 12, anchor: .middle)
         }
         svg.text((left + right) / 2, bottom + 38, "mean staleness of \(recommended) (minutes)", size: 12, anchor: .middle)
-        for (row, sweep) in ordered.enumerated() {
+        for (row, (sweep, label)) in zip(ordered, labels).enumerated() {
             let y = top + rowHeight * (Double(row) + 0.5)
             let unknown = s.unknowns[sweep.index]
-            let low = sweep.values.min() ?? 0
-            let high = sweep.values.max() ?? 0
-            let quiet = high - low < 1e-9
-            svg.text(left - 10, y + 4, unknown.name, size: 12, anchor: .end, fill: quiet ? SVGCanvas.Palette.grey : SVGCanvas.Palette.ink)
-            if quiet {
-                svg.text(x(baseline / 60) + 8, y + 4, "no effect", size: 11, fill: SVGCanvas.Palette.grey)
+            svg.text(Self.namesEnd, y + 4, unknown.name, size: 12, anchor: .end, fill: label == nil ? SVGCanvas.Palette.grey : SVGCanvas.Palette.ink)
+            guard let label else {
+                svg.text(x(middle) + 8, y + 4, "no effect", size: Self.labelSize, fill: SVGCanvas.Palette.grey)
                 continue
             }
+            let low = sweep.values.min() ?? 0
+            let high = sweep.values.max() ?? 0
             // The part below the value as written in blue, above in vermillion.
-            let middle = baseline / 60
             if low < middle { svg.rect(x(low), y - 8, x(min(high, middle)) - x(low), 16, fill: SVGCanvas.Palette.sky) }
             if high > middle { svg.rect(x(max(low, middle)), y - 8, x(high) - x(max(low, middle)), 16, fill: SVGCanvas.Palette.vermillion) }
-            // The value at each end of the bar.
-            let positions = unknown.sweepPositions
-            if let lowIndex = sweep.values.firstIndex(of: low) {
-                svg.text(x(low) - 5, y + 4, unknown.describe(positions[lowIndex]), size: 11, anchor: .end)
-            }
-            if let highIndex = sweep.values.firstIndex(of: high) {
-                svg.text(x(high) + 5, y + 4, unknown.describe(positions[highIndex]), size: 11)
-            }
+            svg.text(x(label.lowAt) - 5, y + 4, label.low, size: Self.labelSize, anchor: .end)
+            svg.text(x(label.highAt) + 5, y + 4, label.high, size: Self.labelSize)
         }
-        svg.line(x(baseline / 60), top - 10, x(baseline / 60), bottom, stroke: SVGCanvas.Palette.ink, width: 1.5)
-        svg.text(x(baseline / 60), top - 14, "as written: \(EstimateText.duration(baseline))", size: 11, anchor: .middle)
+        svg.line(x(middle), top - 10, x(middle), bottom, stroke: SVGCanvas.Palette.ink, width: 1.5)
+        svg.text(x(middle), top - 14, "as written: \(EstimateText.duration(baseline))", size: Self.labelSize, anchor: .middle)
         svg.legend(left, Double(height) - 10, [
             ("fresher than as written", { canvas, x, y in canvas.rect(x - 6, y - 5, 12, 10, fill: SVGCanvas.Palette.sky) }),
             ("staler than as written", { canvas, x, y in canvas.rect(x - 6, y - 5, 12, 10, fill: SVGCanvas.Palette.vermillion) }),

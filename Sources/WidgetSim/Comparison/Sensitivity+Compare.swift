@@ -1,0 +1,34 @@
+/// The sensitivity sweep `compare` cites in its verdict.
+extension Sensitivity {
+    /// The unknowns `compare` sweeps: every plausible range but the budget
+    /// model, which `compare` already runs every variant under (its budget-model sweep).
+    public static let unknownsCompareSweeps = SchedulerParameters.plausibleRanges.filter { $0.name != "budgetModel" }
+
+    /// The one-at-a-time sweep behind `compare`'s verdict: every variant
+    /// under the budget model `compare` recommends under, each of
+    /// `unknownsCompareSweeps` at the low and the high end of its range (or
+    /// at each level), with `compare`'s replications, seeds, threads and tolerance.
+    ///
+    /// Promised: the sweep's point as written is `compare`'s ranking under
+    /// `options.budgetModels[0]` (the same runs), so its `recommended` is
+    /// `compare`'s best variant; like `compare`, it runs every variant
+    /// under that model, whatever budget model the variant sets. Nil when
+    /// the scenario declares no variants (there is no ranking to test).
+    /// Not promised: anything about interactions (no Morris walks run; that
+    /// is `widgetsim sensitivity`'s job).
+    public static func citedByComparison(
+        _ document: ScenarioDocument, options: Comparison.Options, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunLimitExceeded) -> Sensitivity? {
+        guard !document.variants.isEmpty else { return nil }
+        let model = options.budgetModels.first ?? document.base.scheduler.budgetModel
+        var underModel = document
+        underModel.base.scheduler.budgetModel = model
+        for index in underModel.variants.indices { underModel.variants[index].setup.scheduler.budgetModel = model }
+        var sweep = Options()
+        sweep.runs = options.runs
+        sweep.trajectories = 0
+        sweep.threads = options.threads
+        sweep.withheldTolerance = options.withheldTolerance
+        return try run(underModel, unknowns: unknownsCompareSweeps, options: sweep, progress: progress)
+    }
+}
