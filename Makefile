@@ -14,6 +14,8 @@
 #   make mutate [MUTANTS=100000] [SEED=n] [MASTER=s]  mutated inputs must get a clean exit from the release
 #                                                     binary (not part of make test; SEED=n reruns mutant n alone;
 #                                                     MUTATE_ARGS="--timeout 10 --memory-limit 1GiB --jobs 2")
+#   make calibrate-sweep [CASES=40]                    calibrate many simulated phones with hidden values: how often the
+#                                                     intervals hold them (not part of make test)
 #   make test                                         build and run the tests (golden reports included)
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
@@ -26,12 +28,12 @@ SENSITIVITY_RUNS ?= 4
 TRAJECTORIES ?= 4
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs fuzz chaos mutate docs clean help
+.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs calibrate-sweep fuzz chaos mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,21p' Makefile
 
 build:
 	$(SWIFT) build
@@ -76,6 +78,12 @@ bench-inputs:
 	$(SWIFT) build -c release --product widgetsim
 	$(SWIFT) build -c release --product widgetsim-bench
 	.build/release/widgetsim-bench --only inputs $(BENCH_ARGS)
+
+# The larger calibration recovery sweep, in a release build of the tests
+# (its own build folder, so the normal release build is untouched).
+CASES ?= 40
+calibrate-sweep:
+	WIDGETSIM_CALIBRATION_SWEEP=$(CASES) $(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build-sweep --filter CalibrationSweep
 
 # Release speed with the internal invariant checks compiled in, in a build
 # folder of its own so the normal release build is untouched.

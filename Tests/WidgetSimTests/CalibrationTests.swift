@@ -237,3 +237,67 @@ struct DeviceLogTests {
         #expect(throws: DeviceLogError.self) { _ = try DeviceLog.parse([], file: "x.csv") }
     }
 }
+
+/// The larger recovery sweep (`make calibrate-sweep`, not part of `make
+/// test`): many phones with hidden values drawn at random over the ranges,
+/// and how often each identified interval holds the truth (its coverage,
+/// which should be near 95 % or above: the intervals are widened to the
+/// neighbouring grid values).
+@Suite("Calibration sweep", .enabled(if: ProcessInfo.processInfo.environment["WIDGETSIM_CALIBRATION_SWEEP"] != nil))
+struct CalibrationSweepTests {
+    @Test func identifiedIntervalsHoldTheHiddenValues() throws {
+        let cases = Int(ProcessInfo.processInfo.environment["WIDGETSIM_CALIBRATION_SWEEP"] ?? "") ?? 40
+        var random = RandomStream(seed: 20_261_123)
+        // Per unknown: (identified, held the truth, not identified).
+        var tally: [String: (identified: Int, held: Int, notIdentified: Int)] = [:]
+        var misses: [String] = []
+        for index in 0..<cases {
+            let demanding = index % 2 == 0
+            let setup = try CalibrationTests.phone(after: demanding ? "5m" : "1h", days: 10)
+            let limit = Double(random.nextInt(in: 20...80))
+            let window = Double(random.nextInt(in: 12...22) * Seconds.hour)
+            let foreground = Double(random.nextInt(in: 5...90))
+            let delay = Double(random.nextInt(in: 30...600))
+            var truth: [String: Double] = ["foregroundReloadDelay": foreground]
+            if demanding {
+                truth["dailyBudget"] = limit
+                truth["pacingWindow"] = window
+            } else {
+                truth["schedulingDelay"] = delay
+            }
+            var hidden = setup.scheduler
+            for knob in CalibrationKnob.all where truth[knob.field] != nil { knob.set(&hidden, truth[knob.field]!) }
+            let log = try CalibrationTests.log(of: setup) { $0 = hidden }
+            var options = Calibration.Options()
+            options.knobs = truth.keys.sorted()
+            options.seed = UInt64(index + 1)
+            let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+            for finding in calibration.estimates {
+                let field = finding.knob.field
+                let value = finding.knob.get(hidden)
+                var entry = tally[field] ?? (0, 0, 0)
+                if finding.status == .identified, let interval = finding.interval {
+                    entry.identified += 1
+                    if interval.contains(value) { entry.held += 1 } else {
+                        misses.append("case \(index): \(field) \(finding.knob.format(value)) outside \(finding.knob.format(interval.lowerBound))–\(finding.knob.format(interval.upperBound))")
+                    }
+                } else {
+                    entry.notIdentified += 1
+                }
+                tally[field] = entry
+            }
+        }
+        var identified = 0, held = 0
+        print("calibration sweep: \(cases) phones (half after(5m), half after(1h)), 10-day logs, default options")
+        for field in tally.keys.sorted() {
+            let entry = tally[field]!
+            identified += entry.identified
+            held += entry.held
+            print("  \(field): identified \(entry.identified), interval held the truth \(entry.held), not identified \(entry.notIdentified)")
+        }
+        for miss in misses { print("  miss: \(miss)") }
+        let coverage = identified == 0 ? 0 : Double(held) / Double(identified)
+        print("  coverage: \(held) of \(identified) = \(FixedDecimal.format(100 * coverage, decimals: 1)) %")
+        #expect(coverage >= 0.9, "the intervals held the hidden value in \(held) of \(identified) identified cases")
+    }
+}
