@@ -129,9 +129,9 @@ struct BadInputTests {
         Case(name: "check log number out of range", scenario: nil, arguments: ["check", "--reloads", "log.csv"], code: 65,
              message: "log.csv:2: budget_limit '9223372036854775806' is not a whole number from 1 to 1000000", files: ["log.csv": Array(reloadsLog(limit: "9223372036854775806").utf8)]),
         Case(name: "device log bad field", scenario: nil, arguments: ["check", "--device-log", "phone.csv"], code: 65,
-             message: "phone.csv:3: field 'reload_after': empty; an 'after' policy has a date", files: ["phone.csv": Array(deviceLog(reloadAfter: "").utf8)]),
+             message: "phone.csv:4: field 'reload_after': empty; an 'after' policy has a date", files: ["phone.csv": Array(deviceLog(reloadAfter: "").utf8)]),
         Case(name: "device log own calls too close", scenario: nil, arguments: ["check", "--device-log", "phone.csv", "--minimum-spacing", "10m"], code: 1,
-             message: "rule violated: phone.csv:3: two of WidgetKit's own calls of k systemSmall are 5m apart, less than the minimum spacing 10m (F13); a free reload the app cannot see (location, locale: F17) would explain it",
+             message: "rule violated: phone.csv:4: two of WidgetKit's own calls of k systemSmall are 5m apart, less than the minimum spacing 10m (F13); a free reload the app cannot see (location, locale: F17) would explain it",
              files: ["phone.csv": Array(deviceLog(reloadAfter: "2026-03-02T10:10:00+01:00").utf8)]),
         Case(name: "calibrate without a scenario", scenario: nil, arguments: ["calibrate", "phone.csv"], code: 64,
              message: "missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)", files: ["phone.csv": Array(deviceLog(reloadAfter: "").utf8)]),
@@ -145,9 +145,10 @@ struct BadInputTests {
             + "0,2026-03-02T00:00:00+01:00,phone,w,w,policy,1,1,\(limit),0,ok,1,atEnd,3600\n"
     }
 
-    /// Two timeline calls 5 minutes apart in the device log format, the second returning `after` with `reloadAfter`.
+    /// A widget added, then two timeline calls 5 minutes apart in the device log format, the second returning `after` with `reloadAfter`.
     static func deviceLog(reloadAfter: String) -> String {
         "time,event,app,kind,family,configuration,policy,reload_after,entries\n"
+            + "2026-03-02T09:55:00+01:00,timeline,app,k,systemSmall,,after,2026-03-02T10:00:00+01:00,1\n"
             + "2026-03-02T10:00:00+01:00,timeline,app,k,systemSmall,,after,2026-03-02T10:05:00+01:00,1\n"
             + "2026-03-02T10:05:00+01:00,timeline,app,k,systemSmall,,after,\(reloadAfter),1\n"
     }

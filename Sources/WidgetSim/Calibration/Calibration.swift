@@ -200,100 +200,106 @@ public struct Calibration: Sendable {
             Self.predictionRange(runs.compactMap { $0.value(of: statistic, learningSeconds: learning) })
         }
 
-        /// Two knobs on a grid over both ranges: a pair of values is consistent
-        /// when each statistic of the log lies within the central 95 % of the
-        /// simulated ones there; each knob's interval is the projection of
-        /// the consistent pairs.
+        /// The pacing window and the daily limit, together. The candidates are
+        /// a grid over both ranges, plus a profile along the ratio the log's
+        /// median gap shows (when the pace sets the gap, gap = window / limit
+        /// almost exactly, which a grid alone would miss). A pair is
+        /// consistent when the median gap is within the simulated noise (at
+        /// least 1 % or 30 s) and the daily count within its central 95 %;
+        /// each knob's interval is the range of its consistent values,
+        /// widened to the nearest tested values that fit no pair.
         func fitJointly(_ first: CalibrationKnob, _ second: CalibrationKnob, parameters: inout SchedulerParameters) throws(RunLimitExceeded) -> [Finding] {
             let knobsPair = [first, second]
             let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
-            guard let o0 = observed[0], let o1 = observed[1] else {
-                let current = parameters
+            let current = parameters
+            guard let gap = observed[0], let count = observed[1] else {
                 return knobsPair.indices.map { index in
                     Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData, grid: [])
                 }
             }
-            // The median gap pins the ratio window / limit almost exactly, so
-            // the window follows the limit along that ratio (a profile), and
-            // the daily count decides which limits fit: it can only tell them
-            // apart where the 24-hour cap (the limit plus the burst) binds.
-            let ratio = o0
-            var pairs: [(limit: Double, window: Double)] = []
-            for value in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
-                // The limit as the model takes it (a whole number), so the ratio holds exactly.
-                var probe = parameters
-                second.set(&probe, value)
-                let limit = second.get(probe)
-                guard pairs.last?.limit != limit else { continue }
-                let window = limit * ratio
-                if first.low <= window, window <= first.high { pairs.append((limit, window)) }
+            // Values as the model takes them (a whole-number limit), so the ratio holds exactly.
+            func effective(_ knob: CalibrationKnob, _ value: Double) -> Double {
+                var probe = current
+                knob.set(&probe, value)
+                return knob.get(probe)
             }
-            guard !pairs.isEmpty else {
-                let current = parameters
-                return knobsPair.indices.map { index in
-                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .outsideRange, grid: [])
+            var pairs: [(window: Double, limit: Double)] = []
+            for window in first.grid(options.gridPoints, from: first.low, to: first.high) {
+                for limit in second.grid(options.gridPoints, from: second.low, to: second.high) {
+                    pairs.append((effective(first, window), effective(second, limit)))
                 }
             }
+            let profileStart = pairs.count
+            for value in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
+                let limit = effective(second, value)
+                let window = limit * gap
+                if first.low <= window, window <= first.high { pairs.append((effective(first, window), limit)) }
+            }
             let trials = pairs.map { pair in
-                var trial = parameters
+                var trial = current
                 first.set(&trial, pair.window)
                 second.set(&trial, pair.limit)
                 return trial
             }
             let runs = try simulate(trials)
-            var consistent: [(i: Int, j: Int, distance: Double)] = []
-            var countMeans: [(index: Int, mean: Double, distance: Double)] = []
-            var moves = [true, false]
-            var means: [[Double]] = [[], []]
-            var noise = [0.0, 0.0]
+            var consistent: [(index: Int, distance: Double)] = []
+            var countMeans: [Double] = [], gapMeans: [Double] = []
+            var countNoise = 0.0, gapNoise = 0.0
             for (index, runs) in runs.enumerated() {
-                guard let s0 = summarize(runs, first.statistic), let s1 = summarize(runs, second.statistic) else { continue }
+                guard let g = summarize(runs, first.statistic), let c = summarize(runs, second.statistic) else { continue }
                 // A gap set by the pace alone varies little from log to log;
-                // allow it the simulator's own resolution (1 % or 30 s).
-                let gapTolerance = max((s0.high - s0.low) / 2, 0.01 * s0.mean, 30)
-                means[1].append(s1.mean)
-                noise[1] = max(noise[1], (s1.high - s1.low) / 2)
-                let d1 = (s1.mean - o1) / max(1e-9, (s1.high - s1.low) / 2)
-                if abs(s0.mean - o0) <= gapTolerance {
-                    countMeans.append((index, s1.mean, d1 * d1))
-                    if s1.low <= o1, o1 <= s1.high { consistent.append((index, index, d1 * d1)) }
+                // allow it the simulator's own resolution.
+                let gapTolerance = max((g.high - g.low) / 2, 0.01 * g.mean, 30)
+                gapMeans.append(g.mean)
+                countMeans.append(c.mean)
+                gapNoise = max(gapNoise, gapTolerance)
+                countNoise = max(countNoise, (c.high - c.low) / 2)
+                if abs(g.mean - gap) <= gapTolerance, c.low <= count, count <= c.high {
+                    let dg = (g.mean - gap) / gapTolerance, dc = (c.mean - count) / max(1e-9, (c.high - c.low) / 2)
+                    consistent.append((index, dg * dg + dc * dc))
                 }
             }
-            // Between two neighbouring pairs whose counts bracket the log's, the
-            // crossing fits even when neither grid pair does.
+            // Along the profile (ordered by limit), two neighbouring pairs whose
+            // counts bracket the log's fit at the crossing even when neither
+            // does: the grid of limits is coarser than the count's noise.
             if consistent.isEmpty {
-                for (a, b) in zip(countMeans, countMeans.dropFirst()) where b.index == a.index + 1 && (a.mean - o1) * (b.mean - o1) <= 0 {
-                    consistent = [(a.index, a.index, a.distance), (b.index, b.index, b.distance)]
-                    break
+                var previous: (index: Int, count: Double)?
+                for index in profileStart..<pairs.count {
+                    guard let g = summarize(runs[index], first.statistic), let c = summarize(runs[index], second.statistic),
+                          abs(g.mean - gap) <= max((g.high - g.low) / 2, 0.01 * g.mean, 30) else {
+                        previous = nil
+                        continue
+                    }
+                    if let previous, (previous.count - count) * (c.mean - count) <= 0 {
+                        consistent = [(previous.index, abs(previous.count - count)), (index, abs(c.mean - count))]
+                        break
+                    }
+                    previous = (index, c.mean)
                 }
             }
-            for index in 0..<2 where !means[index].isEmpty { moves[index] = means[index].max()! - means[index].min()! >= noise[index] }
-            guard let best = consistent.min(by: { $0.distance < $1.distance }), moves[0] || moves[1] else {
-                let status: Finding.Status = consistent.isEmpty && (moves[0] || moves[1]) ? .outsideRange : .notIdentifiable
-                let current = parameters
+            let moves = (gapMeans.max() ?? 0) - (gapMeans.min() ?? 0) >= gapNoise || (countMeans.max() ?? 0) - (countMeans.min() ?? 0) >= countNoise
+            guard let best = consistent.min(by: { $0.distance < $1.distance }), moves else {
+                let status: Finding.Status = consistent.isEmpty && moves ? .outsideRange : .notIdentifiable
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
                     return Finding(knob: knob, observed: observed[index], value: knob.get(current),
-                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
+                                   interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
                 }
             }
             var result: [Finding] = []
-            let chosen = consistent.map(\.i)
             for index in 0..<2 {
                 let knob = knobsPair[index]
-                // Widened to the neighbouring pairs that did not fit.
-                let lowIndex = chosen.min()!, highIndex = chosen.max()!
-                let neighbour = { (position: Int) -> Double in index == 0 ? pairs[position].window : pairs[position].limit }
-                // At the ends of the profile, the ranges bound each other through the ratio.
-                let lowest = index == 0 ? max(first.low, second.low * ratio) : max(second.low, first.low / ratio)
-                let highest = index == 0 ? min(first.high, second.high * ratio) : min(second.high, first.high / ratio)
-                let low = lowIndex > 0 ? neighbour(lowIndex - 1) : lowest
-                let high = highIndex < pairs.count - 1 ? neighbour(highIndex + 1) : highest
-                let value = index == 0 ? pairs[best.i].window : pairs[best.i].limit
+                let value = { (position: Int) -> Double in index == 0 ? pairs[position].window : pairs[position].limit }
+                let fitting = consistent.map { value($0.index) }
+                let tested = Set(pairs.indices.map(value)).sorted()
+                let lowest = fitting.min()!, highest = fitting.max()!
+                let low = tested.last { $0 < lowest } ?? knob.low
+                let high = tested.first { $0 > highest } ?? knob.high
+                let estimate = value(best.index)
+                knob.set(&parameters, estimate)
                 let whole = low <= knob.low && high >= knob.high
-                knob.set(&parameters, value)
-                result.append(Finding(knob: knob, observed: observed[index], value: value, interval: low...high,
-                                       status: whole ? .notIdentifiable : .identified, grid: []))
+                result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high,
+                                      status: whole ? .notIdentifiable : .identified, grid: []))
             }
             return result
         }

@@ -10,6 +10,8 @@
 ///   the phone off: no gap is measured across it and its time is not counted
 ///   as observed.
 /// - Times are instants (UTC): a time-zone change moves only the offset.
+/// - A widget's first call is taken as its being added (free, F11), and
+///   counted as neither the app's nor WidgetKit's own.
 /// - A `timeline` call of a widget within `appWindow` after its app called
 ///   WidgetCenter for it (`reloadTimelines` of its kind, or
 ///   `reloadAllTimelines`) is the app's (F16, F17); every other call is
@@ -137,7 +139,12 @@ public struct DeviceLogAnalysis: Sendable {
                     dueAt.append(nil)
                     consumed.append(nil)
                 }
-                if widgets[index].firstCall == nil { widgets[index].firstCall = time }
+                // A widget's first call is when it was added: neither the app's nor the budget's.
+                if widgets[index].firstCall == nil {
+                    widgets[index].firstCall = time
+                    dueAt[index] = line.reloadAfter?.epochSeconds
+                    continue
+                }
                 let calls = lastCenterCall[line.app] ?? [:]
                 // One WidgetCenter call reloads each of its widgets once.
                 let asked = [calls[line.kind], calls[""]].compactMap { $0 }
