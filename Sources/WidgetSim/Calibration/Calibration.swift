@@ -230,11 +230,14 @@ public struct Calibration: Sendable {
                 }
             }
             let profileStart = pairs.count
-            for value in second.grid(2 * options.gridPoints, from: second.low, to: second.high) {
+            for value in second.grid(4 * options.gridPoints, from: second.low, to: second.high) {
                 let limit = effective(second, value)
                 let window = limit * gap
-                if first.low <= window, window <= first.high { pairs.append((effective(first, window), limit)) }
+                if first.low <= window, window <= first.high, pairs.last.map({ $0.limit != limit || profileStart == pairs.count }) ?? true {
+                    pairs.append((effective(first, window), limit))
+                }
             }
+            let profileEnd = pairs.count
             let trials = pairs.map { pair in
                 var trial = current
                 first.set(&trial, pair.window)
@@ -247,9 +250,7 @@ public struct Calibration: Sendable {
             var countNoise = 0.0, gapNoise = 0.0
             for (index, runs) in runs.enumerated() {
                 guard let g = summarize(runs, first.statistic), let c = summarize(runs, second.statistic) else { continue }
-                // A gap set by the pace alone varies little from log to log;
-                // allow it the simulator's own resolution.
-                let gapTolerance = max((g.high - g.low) / 2, 0.01 * g.mean, 30)
+                                let gapTolerance = Self.gapTolerance(g)
                 gapMeans.append(g.mean)
                 countMeans.append(c.mean)
                 gapNoise = max(gapNoise, gapTolerance)
@@ -259,19 +260,19 @@ public struct Calibration: Sendable {
                     consistent.append((index, dg * dg + dc * dc))
                 }
             }
-            // Along the profile (ordered by limit), two neighbouring pairs whose
+            // Along the profile at the ratio itself (ordered by limit), two neighbouring pairs whose
             // counts bracket the log's fit at the crossing even when neither
             // does: the grid of limits is coarser than the count's noise.
-            if consistent.isEmpty {
+            if !consistent.contains(where: { (profileStart..<profileEnd).contains($0.index) }) {
                 var previous: (index: Int, count: Double)?
-                for index in profileStart..<pairs.count {
+                for index in profileStart..<profileEnd {
                     guard let g = summarize(runs[index], first.statistic), let c = summarize(runs[index], second.statistic),
-                          abs(g.mean - gap) <= max((g.high - g.low) / 2, 0.01 * g.mean, 30) else {
+                          abs(g.mean - gap) <= Self.gapTolerance(g) else {
                         previous = nil
                         continue
                     }
                     if let previous, (previous.count - count) * (c.mean - count) <= 0 {
-                        consistent = [(previous.index, abs(previous.count - count)), (index, abs(c.mean - count))]
+                        consistent += [(previous.index, abs(previous.count - count)), (index, abs(c.mean - count))]
                         break
                     }
                     previous = (index, c.mean)
@@ -286,15 +287,30 @@ public struct Calibration: Sendable {
                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
                 }
             }
+            // Each knob's interval: the consistent values, widened on the
+            // profile to the neighbouring pairs along the ratio (the truth
+            // lies on that line between two of them), and on the grid to the
+            // neighbouring grid values.
+            let gridCount = options.gridPoints
             var result: [Finding] = []
             for index in 0..<2 {
                 let knob = knobsPair[index]
                 let value = { (position: Int) -> Double in index == 0 ? pairs[position].window : pairs[position].limit }
-                let fitting = consistent.map { value($0.index) }
-                let tested = Set(pairs.indices.map(value)).sorted()
-                let lowest = fitting.min()!, highest = fitting.max()!
-                let low = tested.last { $0 < lowest } ?? knob.low
-                let high = tested.first { $0 > highest } ?? knob.high
+                var reach: [Double] = []
+                for fit in consistent {
+                    reach.append(value(fit.index))
+                    if fit.index >= profileStart {
+                        if fit.index > profileStart { reach.append(value(fit.index - 1)) } else { reach.append(index == 0 ? first.low : max(second.low, first.low / gap)) }
+                        if fit.index < profileEnd - 1 { reach.append(value(fit.index + 1)) } else { reach.append(index == 0 ? first.high : min(second.high, first.high / gap)) }
+                    } else {
+                        // Grid pairs are laid out window-major: neighbours differ by one step of this knob.
+                        let step = index == 0 ? gridCount : 1
+                        let position = index == 0 ? fit.index / gridCount : fit.index % gridCount
+                        reach.append(position > 0 ? value(fit.index - step) : knob.low)
+                        reach.append(position < gridCount - 1 ? value(fit.index + step) : knob.high)
+                    }
+                }
+                let low = max(knob.low, reach.min()!), high = min(knob.high, reach.max()!)
                 let estimate = value(best.index)
                 knob.set(&parameters, estimate)
                 let whole = low <= knob.low && high >= knob.high
@@ -368,6 +384,14 @@ public struct Calibration: Sendable {
         }
         return Calibration(scenario: setup.name, logFile: log.file, device: setup.devices[device].id, days: setup.days, analysis: analysis,
                            estimates: estimates, fitted: parameters, fit: fit, options: options)
+    }
+
+    /// How far a log's median gap may be from the simulated mean and still
+    /// fit: the prediction half-width, but at least 3 % or a minute, since a
+    /// gap the pace sets barely varies between simulated logs while the
+    /// scheduling delay and the day's first reloads shift a real one.
+    static func gapTolerance(_ gap: (mean: Double, low: Double, high: Double)) -> Double {
+        max((gap.high - gap.low) / 2, 0.03 * gap.mean, 60)
     }
 
     /// The mean of `values` and the range where one more draw falls with 95 %

@@ -28,12 +28,14 @@ public struct ReportWriter {
     let collector: ReportCollector
     let calendars: [CivilCalendar]
     let totals: WidgetTotals
+    let freshness: FreshnessFigures
 
     public init(setup: SimulationSetup, collector: ReportCollector) {
         self.setup = setup
         self.collector = ReportWriter.chronological(collector)
         self.calendars = setup.devices.map { setup.calendar.withUTCOffset($0.utcOffsetSeconds ?? setup.utcOffsetSeconds) }
         self.totals = WidgetTotals(setup: setup, collector: collector)
+        self.freshness = FreshnessFigures(setup: setup, collector: self.collector, calendars: calendars)
     }
 
     /// At most this many widgets get a timeline chart, so a scenario with many
@@ -49,6 +51,8 @@ public struct ReportWriter {
             ReportFile(name: "summary.md", contents: SummaryReport(writer: self).render()),
             ReportFile(name: "parameters.csv", contents: ReportRules(setup.scheduler).csv()),
             ReportFile(name: "staleness.svg", contents: stalenessChart()),
+            ReportFile(name: "staleness-by-hour.svg", contents: StalenessByHourChart(
+                title: "Stale views by local hour: \(DisplayText.singleLine(setup.name))", hours: freshness.hours).render()),
         ]
         for chart in timelineCharts() {
             files.append(ReportFile(name: chart.file, contents: chart.render()))

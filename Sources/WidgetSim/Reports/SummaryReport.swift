@@ -20,9 +20,9 @@ struct SummaryReport {
         out += "| budget model | \(setup.scheduler.budgetModel.rawValue) |\n\n"
 
         out += "## Widgets\n\n"
-        out += "Per day means over the \(setup.days) simulated days. Staleness percentiles are over all views, a fresh view counting as 0.\n\n"
-        out += "| device | widget | policy | reloads/day | budgeted/day | free/day | withheld | timed out | views | stale views | staleness p50 | staleness p95 | staleness max |\n"
-        out += "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        out += "Columns marked /day are means per day over the \(setup.days) simulated days; the others are totals over the run. Every provider call is a server request when the provider fetches, so reloads/day is also the widget's load on its server. Staleness percentiles are over all views, a fresh view counting as 0. *Time to fresh* runs from an unforeseen content change (a tap's action, a move, a pushed or random change) to the end of the first call after it that produced a timeline: how long until the widget can show it.\n\n"
+        out += "| device | widget | policy | reloads (server requests)/day | budgeted/day | free/day | withheld (total) | timed out (total) | views (total) | stale views | staleness p50 | staleness p95 | staleness max | content changes (total) | time to fresh p50 | time to fresh p95 |\n"
+        out += "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         let days = Double(setup.days)
         for (deviceIndex, device) in setup.devices.enumerated() {
             for (widgetIndex, widget) in device.widgets.enumerated() {
@@ -37,9 +37,22 @@ struct SummaryReport {
                 out += "| \(FixedDecimal.percent(total.staleViews, of: total.views))% "
                 out += "| \(duration(Percentile.nearestRank(50, of: sorted))) "
                 out += "| \(duration(Percentile.nearestRank(95, of: sorted))) "
-                out += "| \(duration(sorted.last)) |\n"
+                out += "| \(duration(sorted.last)) "
+                let fresh = writer.freshness.timeToFresh[deviceIndex][widgetIndex]
+                let unanswered = fresh.unanswered > 0 ? " (\(fresh.unanswered) unanswered at the end)" : ""
+                out += "| \(fresh.changes)\(unanswered) | \(duration(Percentile.nearestRank(50, of: fresh.delays))) "
+                out += "| \(duration(Percentile.nearestRank(95, of: fresh.delays))) |\n"
             }
         }
+        out += "\n## Staleness by hour of day\n\n"
+        out += "Every widget's views, by the local hour of its device.\n\n"
+        out += "| hour | views | stale views | mean staleness |\n|---|--:|--:|--:|\n"
+        for (hour, figures) in writer.freshness.hours.enumerated() where figures.views > 0 {
+            let label = (hour < 10 ? "0" : "") + "\(hour):00"
+            out += "| \(label) | \(figures.views) | \(FixedDecimal.percent(figures.staleViews, of: figures.views))% "
+            out += "| \(duration(figures.meanStaleness.map { Int($0.rounded()) })) |\n"
+        }
+        out += "\n![Share of stale views in each local hour](staleness-by-hour.svg)\n"
         out += "\n## Charts\n\n"
         out += "![Share of views in each staleness band](staleness.svg)\n\n"
         let charts = writer.timelineCharts()

@@ -175,7 +175,7 @@ extension DeviceSimulator {
     /// The user taps an App Intent button: the action changes the data and the
     /// tapped widget reloads at once, free (F17, F18).
     mutating func tap(_ widget: Int) {
-        widgets[widget].truth.recordUnpredictableChange(at: now)
+        recordContentChange(of: widget)
         let delay = parameters.interactionReloadDelay.draw(using: &widgets[widget].interactionRandom)
         requestFreeReload(widget, trigger: .interaction, at: now + delay)
     }
@@ -262,7 +262,7 @@ extension DeviceSimulator {
     /// reload waits for its next view (F17).
     mutating func applyLocationChange() {
         for widget in widgets.indices where widgets[widget].added && widgets[widget].setup.truth.changesWithLocation {
-            widgets[widget].truth.recordUnpredictableChange(at: now)
+            recordContentChange(of: widget)
             let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
             if now - seen <= parameters.locationAccessAfterView {
                 requestFreeReload(widget, trigger: .location, at: now)
@@ -302,9 +302,17 @@ extension DeviceSimulator {
         scheduleNextTruthChange(widget, day: day, after: now)
     }
 
+    /// The widget's content changes in a way no entry foresaw (a tap's action,
+    /// a move, news): the truth records it, and reports measure the time
+    /// until a reload shows it.
+    mutating func recordContentChange(of widget: Int) {
+        widgets[widget].truth.recordUnpredictableChange(at: now)
+        observer.contentChanged(ContentChangeRecord(time: now, device: deviceIndex, widget: widget))
+    }
+
     /// The widget's truth changes unpredictably; the app hears of it as configured.
     mutating func applyTruthChange(_ widget: Int) {
-        widgets[widget].truth.recordUnpredictableChange(at: now)
+        recordContentChange(of: widget)
         let reaction = widgets[widget].setup.truth.reaction
         guard reaction != .none else { return }
         // Notifications are delivered opportunistically (F19).

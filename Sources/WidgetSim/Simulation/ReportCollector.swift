@@ -5,6 +5,7 @@ public struct ReportCollector: SimulationObserver, Sendable {
     public private(set) var views: [ViewRecord] = []
     public private(set) var withheld: [WithheldRecord] = []
     public private(set) var dayStarts: [DayStartRecord] = []
+    public private(set) var contentChanges: [ContentChangeRecord] = []
 
     public init() {}
 
@@ -12,9 +13,10 @@ public struct ReportCollector: SimulationObserver, Sendable {
     public mutating func widgetViewed(_ record: ViewRecord) { views.append(record) }
     public mutating func reloadWithheld(_ record: WithheldRecord) { withheld.append(record) }
     public mutating func dayStarted(_ record: DayStartRecord) { dayStarts.append(record) }
+    public mutating func contentChanged(_ record: ContentChangeRecord) { contentChanges.append(record) }
 
     public var keptBytes: Int {
-        (reloads.count + views.count + withheld.count + dayStarts.count) * Int(RunEstimate.bytesPerRow)
+        (reloads.count + views.count + withheld.count + dayStarts.count + contentChanges.count) * Int(RunEstimate.bytesPerRow)
     }
 
     /// Orders rows by (time, device), keeping the order of equal keys explicit
@@ -29,5 +31,6 @@ public struct ReportCollector: SimulationObserver, Sendable {
         reloads = ordered(reloads) { ($0.time, $0.device) }
         views = ordered(views) { ($0.time, $0.device) }
         withheld = ordered(withheld) { ($0.time, $0.device) }
+        contentChanges = ordered(contentChanges) { ($0.time, $0.device) }
     }
 }

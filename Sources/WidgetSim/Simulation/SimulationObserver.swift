@@ -84,6 +84,13 @@ public struct AppActivityRecord: Equatable, Sendable {
     public var activity: Activity
 }
 
+/// A widget's content changed in a way its timeline could not foresee.
+public struct ContentChangeRecord: Equatable, Sendable {
+    public var time: SimTime
+    public var device: Int
+    public var widget: Int
+}
+
 /// Receives what happens during a run, in time order per device.
 ///
 /// Report writers keep rows; fleet aggregators keep only counts. The
@@ -96,6 +103,9 @@ public protocol SimulationObserver {
     /// The app came to the foreground or called WidgetCenter; only device
     /// logs want this, so it has a default that does nothing.
     mutating func appActed(_ record: AppActivityRecord)
+    /// The content changed unforeseeably; the per-event reports want it for
+    /// the time to fresh, so it too has a default that does nothing.
+    mutating func contentChanged(_ record: ContentChangeRecord)
     /// Bytes of rows kept so far, which `RunLimits.memoryBytes` bounds.
     var keptBytes: Int { get }
 }
@@ -105,4 +115,5 @@ extension SimulationObserver {
     public var keptBytes: Int { 0 }
 
     public mutating func appActed(_ record: AppActivityRecord) {}
+    public mutating func contentChanged(_ record: ContentChangeRecord) {}
 }
