@@ -95,4 +95,45 @@ struct OwnPackageTests {
             try SwiftCatalog.builtIn.adding(apps: [Self.silentApp, Self.silentApp])
         }
     }
+
+    // MARK: The example package (Tests/ExamplePackage), built by `make test`
+
+    /// `make test` builds the example package first and says where; a bare
+    /// `swift test` without that build skips the test rather than building a
+    /// second copy of the library itself.
+    static var exampleBinary: URL? {
+        if let path = ProcessInfo.processInfo.environment["WIDGETSIM_EXAMPLE_BINARY"] { return URL(fileURLWithPath: path) }
+        let built = Paths.packageRoot.appendingPathComponent(".build-example/debug/my-widgetsim")
+        return FileManager.default.isExecutableFile(atPath: built.path) ? built : nil
+    }
+
+    static func runExample(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let binary = try #require(exampleBinary)
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is missing: run 'make example'")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.packageRoot
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// E2: Apple's provider, ported in the example package, gives four hourly
+    /// entries (25 %, 50 %, 75 %, 100 %) and `atEnd` on every call.
+    @Test(.enabled(if: exampleBinary != nil, "run by 'make test', which builds Tests/ExamplePackage"))
+    func theExamplePackageIsWidgetsimWithItsOwnPortedProvider() throws {
+        let out = Paths.temporaryDirectory("example-package")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenario = "Tests/ExamplePackage/Scenarios/apple-character.json"
+        let run = try Self.runExample(["simulate", scenario, "--out", out.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let rows = try String(contentsOf: out.appendingPathComponent("reloads.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(!rows.isEmpty && rows.allSatisfy { $0[11] == "4" && $0[12] == "atEnd" })
+    }
 }
