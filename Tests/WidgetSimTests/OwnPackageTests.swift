@@ -136,4 +136,28 @@ struct OwnPackageTests {
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(!rows.isEmpty && rows.allSatisfy { $0[11] == "4" && $0[12] == "atEnd" })
     }
+
+    /// The README shows the port as a diff from Apple's code; its new side
+    /// must be the example package's file, and the count it states must be
+    /// the diff's (under 30 changed lines).
+    @Test func theReadmesDiffIsTheExamplePackagesPortAndStatesItsSize() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let portPath = "Tests/ExamplePackage/Sources/MyWidgetSim/CharacterDetailProvider.swift"
+        guard let start = readme.range(of: "```diff\n--- Apple: CharacterDetailProvider"),
+              let end = readme.range(of: "\n```\n", range: start.upperBound..<readme.endIndex) else {
+            Issue.record("the README has no diff from Apple's CharacterDetailProvider")
+            return
+        }
+        let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        #expect(lines.first == "+++ \(portPath)")
+        let body = lines.dropFirst().filter { !$0.hasPrefix("@@") }
+        let newSide = body.filter { !$0.hasPrefix("-") }.map { $0.dropFirst() }.joined(separator: "\n") + "\n"
+        let port = try String(contentsOf: Paths.packageRoot.appendingPathComponent(portPath), encoding: .utf8)
+        #expect(newSide == port, "regenerate the README's diff: the port changed")
+        let added = body.filter { $0.hasPrefix("+") }.count
+        let removed = body.filter { $0.hasPrefix("-") }.count
+        #expect(added + removed < 30)
+        let sentence = "\(added + removed) changed lines (\(added) added, \(removed) removed)"
+        #expect(readme.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(sentence), "the README should say: \(sentence)")
+    }
 }
