@@ -91,7 +91,7 @@ struct OwnPackageTests {
         let taken = SwiftCatalog.Provider(name: "characterDetail", summary: "", make: { AnyTimelineProvider(EveryHalfHourProvider()) })
         #expect(WidgetSimCommandLine.run(["list"], providers: [taken], console: console) == .software)
         #expect(console.errors.contains(#"two Swift providers are named "characterDetail""#))
-        #expect(throws: SwiftCatalogError.nameTaken(kind: "app", name: "silentApp")) {
+        #expect(throws: SwiftCatalogError.nameTaken(kind: .app, name: "silentApp")) {
             try SwiftCatalog.builtIn.adding(apps: [Self.silentApp, Self.silentApp])
         }
     }

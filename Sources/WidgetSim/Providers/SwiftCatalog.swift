@@ -67,13 +67,13 @@ public struct SwiftCatalog: Sendable {
     public func adding(providers: [Provider] = [], apps: [App] = []) throws(SwiftCatalogError) -> SwiftCatalog {
         var catalog = self
         for provider in providers {
-            guard !provider.name.isEmpty else { throw .emptyName(kind: "provider") }
-            guard catalog.provider(named: provider.name) == nil else { throw .nameTaken(kind: "provider", name: provider.name) }
+            guard !provider.name.isEmpty else { throw .emptyName(kind: .provider) }
+            guard catalog.provider(named: provider.name) == nil else { throw .nameTaken(kind: .provider, name: provider.name) }
             catalog.providers.append(provider)
         }
         for app in apps {
-            guard !app.name.isEmpty else { throw .emptyName(kind: "app") }
-            guard catalog.app(named: app.name) == nil else { throw .nameTaken(kind: "app", name: app.name) }
+            guard !app.name.isEmpty else { throw .emptyName(kind: .app) }
+            guard catalog.app(named: app.name) == nil else { throw .nameTaken(kind: .app, name: app.name) }
             catalog.apps.append(app)
         }
         return catalog
@@ -90,16 +90,20 @@ public struct SwiftCatalog: Sendable {
 
 /// Why Swift code could not join a catalog.
 public enum SwiftCatalogError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `kind` is "provider" or "app".
-    case emptyName(kind: String)
-    case nameTaken(kind: String, name: String)
+    /// What the name was for.
+    public enum Kind: String, Sendable {
+        case provider, app
+    }
+
+    case emptyName(kind: Kind)
+    case nameTaken(kind: Kind, name: String)
 
     public var description: String {
         switch self {
         case .emptyName(let kind):
-            return "a Swift \(kind) needs a name: scenarios name it with \"swift\": \"<name>\""
+            return "a Swift \(kind.rawValue) needs a name: scenarios name it with \"swift\": \"<name>\""
         case .nameTaken(let kind, let name):
-            return "two Swift \(kind)s are named \"\(name)\"; a scenario's \"swift\": \"\(name)\" must name one, so give yours another name"
+            return "two Swift \(kind.rawValue)s are named \"\(name)\"; a scenario's \"swift\": \"\(name)\" must name one, so give yours another name"
         }
     }
 }
