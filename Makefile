@@ -17,6 +17,7 @@
 #   make calibrate-sweep [CASES=40]                    calibrate many simulated phones with hidden values: how often the
 #                                                     intervals hold them (not part of make test)
 #   make test                                         build and run the tests (golden reports included)
+#   make example                                      build Tests/ExamplePackage: widgetsim plus a provider of its own
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
 SWIFT ?= swift
@@ -28,12 +29,12 @@ SENSITIVITY_RUNS ?= 4
 TRAJECTORIES ?= 4
 RELEASE_BIN := .build/release/widgetsim
 
-.PHONY: all build release test simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs calibrate-sweep fuzz chaos mutate docs clean help
+.PHONY: all build release test example simulate compare sensitivity fleet fleet-sharded golden bench bench-inputs calibrate-sweep fuzz chaos mutate docs clean help
 
 all: build
 
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,22p' Makefile
 
 build:
 	$(SWIFT) build
@@ -41,9 +42,17 @@ build:
 release:
 	$(SWIFT) build -c release --product widgetsim
 
-# The end-to-end tests run the debug binary, so build it before testing.
-test: build
-	$(SWIFT) test
+# The end-to-end tests run the debug binary, so build it before testing; the
+# example package too (a build folder of its own, since it is another root
+# package), whose binary OwnPackageTests runs.
+test: build example
+	WIDGETSIM_EXAMPLE_BINARY=$(CURDIR)/$(EXAMPLE_BIN) $(SWIFT) test
+
+# A package of a user's own (Tests/ExamplePackage): widgetsim plus a provider
+# ported from Apple's docs, depending on this repository by path; no network.
+EXAMPLE_BIN := .build-example/debug/my-widgetsim
+example:
+	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim
 
 simulate: release
 	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
@@ -128,4 +137,4 @@ docs:
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
-	rm -rf .build .build-fuzz .shards .chaos mutate-failures
+	rm -rf .build .build-fuzz .build-example .shards .chaos mutate-failures

@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "WidgetSim", targets: ["WidgetSim"]),
+        // The command line as a library, so a package with providers of its
+        // own builds widgetsim with them (WidgetSimCommandLine.main(providers:apps:)).
+        .library(name: "WidgetSimCLI", targets: ["WidgetSimCLI"]),
         .executable(name: "widgetsim", targets: ["widgetsim"]),
         .executable(name: "widgetsim-bench", targets: ["WidgetSimBench"]),
         .executable(name: "widgetsim-fuzz", targets: ["WidgetSimFuzz"]),

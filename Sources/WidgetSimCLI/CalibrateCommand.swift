@@ -51,7 +51,7 @@ struct CalibrateCommand: Command {
     var parameters: String?
     var quiet: Bool
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         guard arguments.positionals.count == 1 else {
             throw .usage(arguments.positionals.isEmpty ? "missing <device-log.csv>" : "expected one <device-log.csv>, got \(arguments.positionals.count)")
         }
@@ -59,7 +59,7 @@ struct CalibrateCommand: Command {
         guard let scenarioName = arguments.value("scenario"), !scenarioName.isEmpty else {
             throw .usage("missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)")
         }
-        scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? "Scenarios")
+        scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? "Scenarios", catalog: catalog)
         deviceID = arguments.value("device")
         options.replications = try arguments.integer("replications", in: 4...200) ?? options.replications
         options.gridPoints = try arguments.integer("grid", in: 3...50) ?? options.gridPoints

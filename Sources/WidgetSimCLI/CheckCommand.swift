@@ -41,7 +41,8 @@ struct CheckCommand: Command {
     var parametersFile: String?
     var overrides: [(row: String, text: String, option: String)] = []
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
+    // A report or a log is audited by its rows alone, never by running a provider, so the catalog goes unused.
+    init(_ arguments: ParsedArguments, catalog _: SwiftCatalog = .builtIn) throws(CommandError) {
         reloadsLog = arguments.value("reloads")
         deviceLog = arguments.value("device-log")
         parametersFile = arguments.value("parameters")

@@ -10,7 +10,9 @@ protocol Command {
     static var discussion: String { get }
 
     /// Parses and validates; throws a usage error naming the option.
-    init(_ arguments: ParsedArguments) throws(CommandError)
+    /// `catalog` is the Swift code the scenarios may name: the library's
+    /// examples, plus a package's own when its executable registered them.
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError)
 
     func run(console: Console) throws(CommandError)
 }
@@ -64,6 +66,8 @@ enum ScenarioOptions {
 struct ScenarioReference {
     let argument: String
     let directory: String
+    /// The providers and apps a `"swift": "<name>"` may name.
+    let catalog: SwiftCatalog
 
     /// `weather` means `<directory>/weather.json`; anything with a slash or
     /// ending in `.json` is a path.
@@ -93,7 +97,7 @@ struct ScenarioReference {
             }
         }
         do {
-            return try ScenarioLoader.loadDocument(path: path, parameters: file)
+            return try ScenarioLoader.loadDocument(path: path, catalog: catalog, parameters: file)
         } catch {
             if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.
@@ -141,12 +145,12 @@ struct ScenarioReference {
 extension ScenarioReference {
     /// The single `<scenario>` that simulate, compare and fleet take, looked up
     /// in `--scenarios` (default `Scenarios/`).
-    init(single arguments: ParsedArguments) throws(CommandError) {
+    init(single arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         guard arguments.positionals.count == 1 else {
             throw .usage(arguments.positionals.isEmpty
                 ? "missing <scenario>: a scenario name or a path to a .json file"
                 : "expected one <scenario>, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
         }
-        self.init(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios")
+        self.init(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios", catalog: catalog)
     }
 }

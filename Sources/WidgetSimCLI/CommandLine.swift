@@ -24,8 +24,38 @@ public enum WidgetSimCommandLine {
         return text
     }
 
-    /// Runs the command line `arguments` (without the program name).
-    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+    /// The whole program: widgetsim's commands, with `providers` and `apps`
+    /// added to the library's examples so that scenarios can name them
+    /// (`"provider": {"swift": "<name>"}`, `"apps": [{"id": ..., "swift": "<name>"}]`).
+    ///
+    /// It is the `main.swift` of an executable in a package of your own that
+    /// depends on widgetsim; `widgetsim` itself calls it with none. Installs
+    /// the interruption handlers (so reports are never left half-written),
+    /// reads the process's arguments and exits with the command's code.
+    public static func main(providers: [SwiftCatalog.Provider] = [], apps: [SwiftCatalog.App] = []) -> Never {
+        Interruption.install()
+        let code = run(Array(CommandLine.arguments.dropFirst()), providers: providers, apps: apps, console: StandardConsole())
+        Interruption.exit(code.rawValue)
+    }
+
+    /// Runs the command line `arguments` (without the program name), with
+    /// `providers` and `apps` added to the library's examples.
+    ///
+    /// A name that is empty or already taken is a programming error in the
+    /// calling package, reported before any command runs (exit 70).
+    public static func run(
+        _ arguments: [String], providers: [SwiftCatalog.Provider] = [], apps: [SwiftCatalog.App] = [], console: Console
+    ) -> ExitCode {
+        let catalog: SwiftCatalog
+        do {
+            catalog = try SwiftCatalog.builtIn.adding(providers: providers, apps: apps)
+        } catch {
+            return fail(CommandError(error.description, code: .software), console: console, usage: nil)
+        }
+        return run(arguments, catalog: catalog, console: console)
+    }
+
+    static func run(_ arguments: [String], catalog: SwiftCatalog, console: Console) -> ExitCode {
         guard let first = arguments.first else {
             console.err(overview)
             return .usage
@@ -51,7 +81,7 @@ public enum WidgetSimCommandLine {
         }
         do {
             let parsed = try ParsedArguments(rest, options: command.options, command: command.name)
-            let instance = try command.init(parsed)
+            let instance = try command.init(parsed, catalog: catalog)
             try instance.run(console: console)
             return .success
         } catch {

@@ -50,8 +50,8 @@ struct CompareCommand: Command {
     var quiet: Bool
     var parameters: String?
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
-        scenario = try ScenarioReference(single: arguments)
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
+        scenario = try ScenarioReference(single: arguments, catalog: catalog)
         runs = try arguments.integer("runs", in: 1...1_000) ?? 10
         noSweep = arguments.has("no-sweep")
         noSensitivity = arguments.has("no-sensitivity")

@@ -39,8 +39,8 @@ struct FleetCommand: Command {
     var outputDirectory: String
     var quiet: Bool
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
-        scenario = try ScenarioReference(single: arguments)
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
+        scenario = try ScenarioReference(single: arguments, catalog: catalog)
         devices = try arguments.integer("devices", in: 1...FleetSetup.maximumDevices)
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
@@ -136,7 +136,8 @@ struct MergeCommand: Command {
     var outputDirectory: String?
     var quiet: Bool
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
+    // Partial files hold counters, not providers, so the catalog goes unused.
+    init(_ arguments: ParsedArguments, catalog _: SwiftCatalog) throws(CommandError) {
         guard !arguments.positionals.isEmpty else { throw .usage("missing <partial> files") }
         files = arguments.positionals
         outputDirectory = arguments.value("out")

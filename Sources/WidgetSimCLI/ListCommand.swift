@@ -9,12 +9,14 @@ struct ListCommand: Command {
     static let discussion = ""
 
     var directory: String
+    var catalog: SwiftCatalog
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         guard arguments.positionals.isEmpty else {
             throw .usage("'list' takes no arguments, got: \(arguments.positionals.joined(separator: " "))")
         }
         directory = arguments.value("scenarios") ?? "Scenarios"
+        self.catalog = catalog
     }
 
     func run(console: Console) throws(CommandError) {
@@ -24,7 +26,7 @@ struct ListCommand: Command {
         }
         let width = names.map(\.count).max()! + 2
         for name in names {
-            let reference = ScenarioReference(argument: name, directory: directory)
+            let reference = ScenarioReference(argument: name, directory: directory, catalog: catalog)
             do {
                 let setup = try reference.load()
                 console.out(name.padded(to: width) + (setup.description.isEmpty ? "(no description)" : DisplayText.singleLine(setup.description)))

@@ -48,8 +48,8 @@ struct SensitivityCommand: Command {
     var parameters: String?
     var quiet: Bool
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
-        scenario = try ScenarioReference(single: arguments)
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
+        scenario = try ScenarioReference(single: arguments, catalog: catalog)
         runs = try arguments.integer("runs", in: 1...100) ?? 5
         trajectories = try arguments.integer("trajectories", in: 0...100) ?? 8
         seed = try arguments.seed("seed")

@@ -37,8 +37,8 @@ struct SimulateCommand: Command {
     var deviceLog: String?
     var deviceID: String?
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
-        scenario = try ScenarioReference(single: arguments)
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
+        scenario = try ScenarioReference(single: arguments, catalog: catalog)
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"

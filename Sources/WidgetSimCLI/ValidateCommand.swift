@@ -10,12 +10,12 @@ struct ValidateCommand: Command {
 
     var scenarios: [ScenarioReference]
 
-    init(_ arguments: ParsedArguments) throws(CommandError) {
+    init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         guard !arguments.positionals.isEmpty else {
             throw .usage("missing <scenario>: a scenario name or a path to a .json file")
         }
         let directory = arguments.value("scenarios") ?? "Scenarios"
-        scenarios = arguments.positionals.map { ScenarioReference(argument: $0, directory: directory) }
+        scenarios = arguments.positionals.map { ScenarioReference(argument: $0, directory: directory, catalog: catalog) }
     }
 
     func run(console: Console) throws(CommandError) {

@@ -1,8 +1,5 @@
-import Foundation
 import WidgetSimCLI
 
-// The executable only installs the interruption handlers, hands its
-// arguments to the front end and exits with the code it returns.
-Interruption.install()
-let code = WidgetSimCommandLine.run(Array(CommandLine.arguments.dropFirst()), console: StandardConsole())
-Interruption.exit(code.rawValue)
+// The front end does everything; a package with providers of its own makes
+// the same call with them (README, "Your providers in your own package").
+WidgetSimCommandLine.main()

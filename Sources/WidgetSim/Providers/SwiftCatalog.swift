@@ -59,11 +59,51 @@ public struct SwiftCatalog: Sendable {
                 make: { CharacterApp() }),
         ])
 
+    /// This catalog with `providers` and `apps` added after its own.
+    ///
+    /// Throws when a name is empty or already taken, because a scenario's
+    /// `"swift": "<name>"` must name exactly one thing; a package cannot
+    /// quietly replace a built-in example.
+    public func adding(providers: [Provider] = [], apps: [App] = []) throws(SwiftCatalogError) -> SwiftCatalog {
+        var catalog = self
+        for provider in providers {
+            guard !provider.name.isEmpty else { throw .emptyName(kind: .provider) }
+            guard catalog.provider(named: provider.name) == nil else { throw .nameTaken(kind: .provider, name: provider.name) }
+            catalog.providers.append(provider)
+        }
+        for app in apps {
+            guard !app.name.isEmpty else { throw .emptyName(kind: .app) }
+            guard catalog.app(named: app.name) == nil else { throw .nameTaken(kind: .app, name: app.name) }
+            catalog.apps.append(app)
+        }
+        return catalog
+    }
+
     public func provider(named name: String) -> Provider? {
         providers.first { $0.name == name }
     }
 
     public func app(named name: String) -> App? {
         apps.first { $0.name == name }
+    }
+}
+
+/// Why Swift code could not join a catalog.
+public enum SwiftCatalogError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What the name was for.
+    public enum Kind: String, Sendable {
+        case provider, app
+    }
+
+    case emptyName(kind: Kind)
+    case nameTaken(kind: Kind, name: String)
+
+    public var description: String {
+        switch self {
+        case .emptyName(let kind):
+            return "a Swift \(kind.rawValue) needs a name: scenarios name it with \"swift\": \"<name>\""
+        case .nameTaken(let kind, let name):
+            return "two Swift \(kind.rawValue)s are named \"\(name)\"; a scenario's \"swift\": \"\(name)\" must name one, so give yours another name"
+        }
     }
 }

@@ -17,6 +17,11 @@ public protocol TimelineProvider {
     mutating func timeline(in context: inout TimelineProviderContext) -> Timeline<Entry>
 }
 
+extension TimelineProvider {
+    /// WidgetKit's name for the context, so a ported signature keeps `in context: Context`.
+    public typealias Context = TimelineProviderContext
+}
+
 /// An entry as the scheduler keeps it: only what rendering and staleness need.
 public struct ScheduledEntry: Equatable, Sendable {
     public var date: SimTime
