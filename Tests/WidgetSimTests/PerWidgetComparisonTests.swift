@@ -78,6 +78,12 @@ struct PerWidgetComparisonTests {
         #expect(perWidget.contains { $0.hasPrefix("paced,phone,b,fast-b,2,1,1,") })
     }
 
+    @Test func theTerminalSummaryNamesEachWidgetsBestVariant() throws {
+        let summary = ComparisonReport(try Self.run()).terminalSummary()
+        #expect(summary.contains("Best for each widget alone (paced; comparison.md has the tables):\n  a: fast-a, mean staleness "))
+        #expect(summary.contains("\n  b: fast-b, mean staleness "))
+    }
+
     @Test func oneWidgetsComparisonSaysWhichWidgetItRanks() throws {
         let comparison = try Self.run()
         let report = ComparisonReport(comparison.restricted(to: try #require(comparison.widget(named: "b"))))

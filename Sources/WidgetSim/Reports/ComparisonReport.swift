@@ -42,7 +42,23 @@ public struct ComparisonReport {
 
     /// The ranking and verdict as plain text, for a terminal.
     public func terminalSummary() -> String {
-        String((table(for: primaryModel) + "\n" + verdict()).filter { $0 != "`" && $0 != "*" })
+        var text = table(for: primaryModel) + "\n" + verdict()
+        if showsEachWidget { text += "\n" + eachWidgetsBest() }
+        return String(text.filter { $0 != "`" && $0 != "*" })
+    }
+
+    /// One line per widget naming its best variant, for the terminal: the
+    /// pooled verdict alone would hide a widget whose best policy differs.
+    func eachWidgetsBest() -> String {
+        let model = primaryModel
+        var out = "Best for each widget alone (\(model.rawValue); comparison.md has the tables):\n"
+        let width = comparison.widgets.map(\.label.count).max() ?? 0
+        for widget in comparison.widgets {
+            let best = comparison.restricted(to: widget).best(for: model)
+            out += "  \(widget.label):" + String(repeating: " ", count: width - widget.label.count)
+            out += " " + (best.map { "\($0.variant), mean staleness \(showDuration($0.meanStaleness))" } ?? "no variant within its budget") + "\n"
+        }
+        return out
     }
 
     func csv() -> String {
