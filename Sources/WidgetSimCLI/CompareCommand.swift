@@ -143,11 +143,10 @@ struct CompareCommand: Command {
 extension CompareCommand {
     /// Refuses, before any run, a `--widget` that names no widget of the scenario.
     func requireWidget(_ name: String, in setup: SimulationSetup) throws(CommandError) {
-        let several = setup.devices.count > 1
-        let labels = setup.devices.flatMap { device in device.widgets.map { several ? "\(device.id)/\($0.id)" : $0.id } }
-        let ids = setup.devices.flatMap { $0.widgets.map(\.id) }
-        if labels.contains(name) || ids.filter({ $0 == name }).count == 1 { return }
-        let ambiguous = ids.contains(name) ? "; '\(name)' is on several devices, so name it as <device>/<id>" : ""
+        let widgets = Comparison.widgets(of: setup)
+        if Comparison.widget(named: name, among: widgets) != nil { return }
+        let labels = widgets.map(\.label)
+        let ambiguous = widgets.contains { $0.id == name } ? "; '\(name)' is on several devices, so name it as <device>/<id>" : ""
         let hint = ambiguous.isEmpty ? Suggestion.hint(for: name, among: labels, style: .clause, quote: "'") : ""
         throw .usage("option '--widget': no widget '\(DisplayText.singleLine(name))' in \(setup.name)\(ambiguous)\(hint); allowed: \(labels.joined(separator: ", "))")
     }

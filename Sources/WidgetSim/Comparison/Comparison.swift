@@ -120,23 +120,34 @@ public struct Comparison: Sendable {
                     widgetPolicies: variant.setup.devices.flatMap { $0.widgets.map(\.provider.policySummary) }))
             }
         }
-        let devices = document.base.devices
-        let widgets = devices.flatMap { device in
+        return Comparison(
+            scenario: document.base.name, description: document.base.description, days: document.base.days,
+            seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows,
+            widgets: widgets(of: document.base))
+    }
+
+    /// The widgets of `setup`, in setup order, as a comparison names them.
+    public static func widgets(of setup: SimulationSetup) -> [WidgetReference] {
+        let devices = setup.devices
+        return devices.flatMap { device in
             device.widgets.map { widget in
                 WidgetReference(device: device.id, id: widget.id, label: devices.count == 1 ? widget.id : "\(device.id)/\(widget.id)")
             }
         }
-        return Comparison(
-            scenario: document.base.name, description: document.base.description, days: document.base.days,
-            seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows, widgets: widgets)
     }
 
-    /// The widget `name` names: its label (`id`, or `device/id` with several
-    /// devices), or its bare id when only one device has a widget of that id.
-    public func widget(named name: String) -> WidgetReference? {
+    /// The widget `name` names among `widgets`: its label (`id`, or
+    /// `device/id` with several devices), or its bare id when only one
+    /// device has a widget of that id.
+    public static func widget(named name: String, among widgets: [WidgetReference]) -> WidgetReference? {
         if let exact = widgets.first(where: { $0.label == name }) { return exact }
         let sameID = widgets.filter { $0.id == name }
         return sameID.count == 1 ? sameID[0] : nil
+    }
+
+    /// The widget `name` names in this comparison (see `widget(named:among:)`).
+    public func widget(named name: String) -> WidgetReference? {
+        Comparison.widget(named: name, among: widgets)
     }
 
     /// The same comparison on one widget's numbers alone: every row keeps
