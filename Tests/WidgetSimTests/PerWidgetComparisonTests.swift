@@ -78,6 +78,20 @@ struct PerWidgetComparisonTests {
         #expect(perWidget.contains { $0.hasPrefix("paced,phone,b,fast-b,2,1,1,") })
     }
 
+    @Test func aWidgetOnSeveralDevicesIsNamedDeviceSlashID() throws {
+        let setup = try ScenarioLoader.decode("""
+            { "name": "pair", "devices": [
+              { "id": "p1", "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } }, { "id": "solo", "provider": { "policy": "atEnd" } } ] },
+              { "id": "p2", "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } ] }
+            """, file: "pair.json")
+        let widgets = Comparison.widgets(of: setup)
+        #expect(widgets.map(\.label) == ["p1/w", "p1/solo", "p2/w"])
+        #expect(Comparison.widget(named: "p2/w", among: widgets)?.device == "p2")
+        #expect(Comparison.widget(named: "solo", among: widgets)?.label == "p1/solo")
+        // A bare id on two devices names neither.
+        #expect(Comparison.widget(named: "w", among: widgets) == nil)
+    }
+
     @Test func theTerminalSummaryNamesEachWidgetsBestVariant() throws {
         let summary = ComparisonReport(try Self.run()).terminalSummary()
         #expect(summary.contains("Best for each widget alone (paced; comparison.md has the tables):\n  a: fast-a, mean staleness "))
