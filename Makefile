@@ -1,6 +1,6 @@
 # widgetsim — see README.md.
-#   make simulate SCENARIO=weather [SEED=n] [DAYS=n]   run a scenario, write Reports/<scenario>/
-#   make compare SCENARIO=weather [RUNS=n]            rank the scenario's variants, write Reports/<scenario>/comparison.*
+#   make simulate SCENARIO=weather [SEED=n] [DAYS=n] [VARIANT=name]  run a scenario (or one variant), write Reports/<scenario>[-<variant>]/
+#   make compare SCENARIO=weather [RUNS=n] [WIDGET=id]  rank the scenario's variants (for one widget), write Reports/<scenario>[-<id>]/comparison.*
 #   make sensitivity SCENARIO=weather [SENSITIVITY_RUNS=n] [TRAJECTORIES=n]
 #                                                     how much each unknown moves the comparison, write Reports/<scenario>/sensitivity.*
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
@@ -55,10 +55,10 @@ example:
 	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim
 
 simulate: release
-	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(SCENARIO)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 compare: release
-	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO)$(if $(WIDGET),-$(subst /,-,$(WIDGET)) --widget $(WIDGET)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
 	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))

@@ -81,7 +81,7 @@ struct CalibrateCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
-        let setup = try scenario.load(parameters: parameters)
+        let setup = try scenario.load(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(setup)
         let ids = setup.devices.map(\.id)
         var device = 0

@@ -81,13 +81,20 @@ struct ScenarioReference {
         return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
     }
 
-    func load(parameters: String? = nil) throws(CommandError) -> SimulationSetup {
-        try loadDocument(parameters: parameters).base
+    func load(parameters: String? = nil, warningsTo console: Console? = nil) throws(CommandError) -> SimulationSetup {
+        try loadDocument(parameters: parameters, warningsTo: console).base
     }
 
     /// The scenario with its variants, and `parameters` (a parameters file's
-    /// path) merged into its scheduler.
-    func loadDocument(parameters: String? = nil) throws(CommandError) -> ScenarioDocument {
+    /// path) merged into its scheduler. Its warnings go to `console`'s
+    /// standard error, prefixed "warning: " (none when it is nil, as with --quiet).
+    func loadDocument(parameters: String? = nil, warningsTo console: Console? = nil) throws(CommandError) -> ScenarioDocument {
+        let document = try loadDocumentQuietly(parameters: parameters)
+        for warning in document.warnings { console?.err("warning: \(warning)") }
+        return document
+    }
+
+    private func loadDocumentQuietly(parameters: String?) throws(CommandError) -> ScenarioDocument {
         var file: ParametersFile?
         if let parameters {
             do {

@@ -4,7 +4,7 @@ import WidgetSim
 struct CompareCommand: Command {
     static let name = "compare"
     static let abstract = "Run a scenario's base and variants on the same seeds and rank them."
-    static let arguments = "<scenario> [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--out <dir>]"
+    static let arguments = "<scenario> [--widget <id>] [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--out <dir>]"
     static let options = [
         OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per variant and budget model (1...1000, default 10)."),
         OptionSpec(name: "budget-models", short: nil, valueName: "list",
@@ -12,6 +12,8 @@ struct CompareCommand: Command {
         OptionSpec(name: "no-sweep", short: nil, valueName: nil, help: "Run the scenario's own budget model only."),
         OptionSpec(name: "no-sensitivity", short: nil, valueName: nil,
                    help: "Skip the one-at-a-time sweep of the other unknowns that the verdict cites (faster)."),
+        OptionSpec(name: "widget", short: nil, valueName: "id",
+                   help: "Rank the variants on this widget's numbers alone (default --out: Reports/<scenario>-<id>)."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
         ScenarioOptions.threads,
@@ -36,6 +38,12 @@ struct CompareCommand: Command {
         (none for an unknown that cannot change its runs); --no-sensitivity skips it.
         'widgetsim sensitivity' has the full analysis (the budget model too, and
         all unknowns at once).
+
+        With several widgets, the verdict pools them all; comparison.md also
+        ranks the variants for each widget alone, and comparison-widgets.csv
+        has those rows. --widget <id> writes one widget's full comparison: its
+        reloads, withheld requests, views, staleness and provider calls alone
+        (the other unknowns' sweep, which ranks pooled numbers, is skipped).
         """
 
     var scenario: ScenarioReference
@@ -49,6 +57,7 @@ struct CompareCommand: Command {
     var outputDirectory: String
     var quiet: Bool
     var parameters: String?
+    var widget: String?
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
@@ -72,13 +81,18 @@ struct CompareCommand: Command {
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
         threads = try arguments.integer("threads", in: 1...256)
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        widget = arguments.value("widget")
+        if widget?.isEmpty == true { throw .usage("option '--widget' needs a widget id") }
+        // One widget's comparison must not replace the pooled one in the scenario's own directory.
+        let baseName = scenario.baseName
+        let defaultDirectory = widget.map { "Reports/\(baseName)-\($0.replacingOccurrences(of: "/", with: "-"))" }
+        outputDirectory = arguments.value("out") ?? defaultDirectory ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
         parameters = arguments.value("parameters")
     }
 
     func run(console: Console) throws(CommandError) {
-        var document = try scenario.loadDocument(parameters: parameters)
+        var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
@@ -87,6 +101,7 @@ struct CompareCommand: Command {
         let own = document.base.scheduler.budgetModel
         options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
         if let threads { options.threads = threads }
+        if let widget { try requireWidget(widget, in: document.base) }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try checkReportDestination(outputDirectory)
         let progress = quiet ? nil : ProgressLine("compare \(document.base.name)")
@@ -99,7 +114,12 @@ struct CompareCommand: Command {
         }
         progress?.finish()
         var sensitivity: Sensitivity?
-        if !noSensitivity {
+        var reported = comparison
+        if let widget, let reference = comparison.widget(named: widget) {
+            reported = comparison.restricted(to: reference)
+        }
+        // The sweep of the other unknowns ranks pooled numbers: it cannot speak for one widget.
+        if !noSensitivity && widget == nil {
             let sweepProgress = quiet ? nil : ProgressLine("compare \(document.base.name): other unknowns")
             do {
                 sensitivity = try Sensitivity.citedByComparison(document, options: options) { done, total in
@@ -111,12 +131,24 @@ struct CompareCommand: Command {
             }
             sweepProgress?.finish()
         }
-        let report = ComparisonReport(comparison, sensitivity: sensitivity)
+        let report = ComparisonReport(reported, sensitivity: sensitivity)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
         console.out(report.terminalSummary())
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+    }
+}
+
+extension CompareCommand {
+    /// Refuses, before any run, a `--widget` that names no widget of the scenario.
+    func requireWidget(_ name: String, in setup: SimulationSetup) throws(CommandError) {
+        let widgets = Comparison.widgets(of: setup)
+        if Comparison.widget(named: name, among: widgets) != nil { return }
+        let labels = widgets.map(\.label)
+        let ambiguous = widgets.contains { $0.id == name } ? "; '\(name)' is on several devices, so name it as <device>/<id>" : ""
+        let hint = ambiguous.isEmpty ? Suggestion.hint(for: name, among: labels, style: .clause, quote: "'") : ""
+        throw .usage("option '--widget': no widget '\(DisplayText.singleLine(name))' in \(setup.name)\(ambiguous)\(hint); allowed: \(labels.joined(separator: ", "))")
     }
 }
 

@@ -64,7 +64,7 @@ struct FleetCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
-        var document = try scenario.loadDocument(parameters: parameters)
+        var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         guard document.base.fleet != nil else {
             throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)'", code: .usage)
         }

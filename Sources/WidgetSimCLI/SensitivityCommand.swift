@@ -61,7 +61,7 @@ struct SensitivityCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
-        var document = try scenario.loadDocument(parameters: parameters)
+        var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }

@@ -4,8 +4,10 @@ import WidgetSim
 struct SimulateCommand: Command {
     static let name = "simulate"
     static let abstract = "Run a scenario and write its reports."
-    static let arguments = "<scenario> [--seed <n>] [--days <n>] [--out <dir>] [--device-log <file> [--device <id>]]"
+    static let arguments = "<scenario> [--variant <name>] [--seed <n>] [--days <n>] [--out <dir>] [--device-log <file> [--device <id>]]"
     static let options = [
+        OptionSpec(name: "variant", short: nil, valueName: "name",
+                   help: "Run this variant of the scenario (as 'compare' names it) instead of the base (default --out: Reports/<scenario>-<name>)."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
         ScenarioOptions.out,
@@ -25,6 +27,9 @@ struct SimulateCommand: Command {
         provider call that returned a timeline, per app foreground and per
         WidgetCenter call, as a real phone's extension and app can log them;
         `widgetsim calibrate` and `widgetsim check --device-log` read it.
+        --variant <name> runs one of the scenario's variants (the one compare
+        recommends, say) and writes its full reports, so its day can be read
+        row by row; the scenario's base name runs the base.
         """
 
     var scenario: ScenarioReference
@@ -36,12 +41,17 @@ struct SimulateCommand: Command {
     var parameters: String?
     var deviceLog: String?
     var deviceID: String?
+    var variant: String?
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        variant = arguments.value("variant")
+        if variant?.isEmpty == true { throw .usage("option '--variant' needs a variant name") }
+        // A variant's reports must not replace the base's in the scenario's own directory.
+        let baseName = scenario.baseName
+        outputDirectory = arguments.value("out") ?? variant.map { "Reports/\(baseName)-\($0)" } ?? "Reports/\(baseName)"
         guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
         quiet = arguments.has("quiet")
         trace = arguments.has("trace")
@@ -53,7 +63,8 @@ struct SimulateCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
-        var setup = try scenario.load(parameters: parameters)
+        let document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
+        var setup = try chosenSetup(document)
         try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
@@ -105,5 +116,24 @@ struct SimulateCommand: Command {
         if let logged, let log {
             console.out("  wrote \(logged.path): the device log of \(setup.devices[logged.device].id), \(log.lines.count) lines")
         }
+    }
+}
+
+extension SimulateCommand {
+    /// The base, or the variant `--variant` names; refuses an unknown name with the names there are.
+    func chosenSetup(_ document: ScenarioDocument) throws(CommandError) -> SimulationSetup {
+        guard let variant else { return document.base }
+        let names = document.all.map(\.name)
+        if let found = document.variants.first(where: { $0.name == variant }) {
+            // summary.md should say whose day it shows; the name stays the scenario's, as reports and traces use it.
+            var setup = found.setup
+            let what = found.description.isEmpty ? "" : ": \(found.description)"
+            setup.description = "Variant '\(found.name)'\(what). The scenario: \(setup.description)"
+            return setup
+        }
+        if variant == document.baseName { return document.base }
+        let hint = Suggestion.hint(for: variant, among: names, style: .clause, quote: "'")
+        let none = document.variants.isEmpty ? " (it declares no variants)" : ""
+        throw .usage("option '--variant': no variant '\(DisplayText.singleLine(variant))' in \(document.base.name)\(none)\(hint); allowed: \(names.joined(separator: ", "))")
     }
 }

@@ -20,7 +20,7 @@ struct ValidateCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         for scenario in scenarios {
-            let document = try scenario.loadDocument()
+            let document = try scenario.loadDocument(warningsTo: console)
             let setup = document.base
             let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
             console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), budget model \(setup.scheduler.budgetModel.rawValue)")

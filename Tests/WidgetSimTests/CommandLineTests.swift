@@ -135,6 +135,48 @@ struct CommandLineTests {
         #expect(names == ["comparison.csv", "comparison.md", "comparison.svg"])
     }
 
+    /// A user of a multi-widget scenario asks which policy is best for their widget.
+    @Test func compareWidgetRanksOnThatWidgetAloneAndSkipsThePooledSweep() throws {
+        let out = Paths.temporaryDirectory("compare-widget")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["compare", "home-screen", "--widget", "headlines", "--runs", "2", "--days", "2", "--no-sweep", "--out", out.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Best for headlines on staleness within its budget (paced)"))
+        #expect(!result.output.contains("over the plausible range of"))
+        let markdown = try String(contentsOf: out.appendingPathComponent("comparison.md"), encoding: .utf8)
+        #expect(markdown.hasPrefix("# widgetsim comparison: home-screen, widget `headlines`\n"))
+    }
+
+    /// The recommended policy's own day, row by row: the variant's reports, not the base's.
+    @Test func simulateVariantWritesThatVariantsReports() throws {
+        let out = Paths.temporaryDirectory("simulate-variant")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try Self.widgetsim(["simulate", "weather", "--variant", "after-15m", "--days", "2", "--out", out.path])
+        #expect(result.status == 0, "\(result.errors)")
+        let summary = try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(summary.contains("> Variant 'after-15m': reload every 15 minutes. The scenario: "))
+        #expect(summary.contains("after(15m)"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("reloads.csv").path))
+    }
+
+    /// Warnings go to standard error, name the place, and change no exit code.
+    @Test(arguments: ["validate", "simulate"])
+    func aWarningGoesToStandardErrorAndKeepsExitCode0(command: String) throws {
+        let directory = Paths.temporaryDirectory("warning")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("short.json")
+        try ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": 60}"#, top: #" "days": 1,"#)
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        let extra = command == "simulate" ? ["--out", directory.appendingPathComponent("reports").path] : []
+        let result = try Self.widgetsim([command, scenario.path] + extra)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.errors.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("simulate ") }
+        #expect(lines == [
+            "warning: \(scenario.path):7:63: field 'devices[0].widgets[0].provider.after': a bare number is seconds: 60 means 1m; write \"1m\" to say so",
+            "warning: \(scenario.path):7:63: field 'devices[0].widgets[0].provider.after': 1m is shorter than the minimum spacing 5m (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least 5m apart (F13), so this widget reloads at most every 5m, not every 1m",
+        ])
+    }
+
     /// A directory holding only a sensitivity report is widgetsim's, so a second run may replace it.
     @Test func sensitivityRewritesTheReportItWrote() throws {
         let out = Paths.temporaryDirectory("sensitivity-twice")

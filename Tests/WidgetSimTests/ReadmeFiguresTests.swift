@@ -27,6 +27,21 @@ struct ReadmeFiguresTests {
         return row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// The README's table of home-screen's best variant per widget quotes
+    /// the committed comparison.md, widget by widget.
+    @Test func theBestVariantOfEachHomeScreenWidgetIsTheCommittedOne() throws {
+        let markdown = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Reports/home-screen/comparison.md"), encoding: .utf8)
+        let lines = markdown.split(separator: "\n").filter { $0.hasPrefix("Best for `") }
+        #expect(lines.count == 5)
+        for line in lines {
+            let widget = line.dropFirst("Best for `".count).prefix { $0 != "`" }
+            let best = line.split(separator: "**`")[1].prefix { $0 != "`" }
+            let staleness = line.split(separator: "mean staleness ")[1].prefix { $0 != "," }
+            let row = "| `\(widget)` | `\(best)` | \(staleness) |"
+            #expect(Self.says(row), "the README should have the row: \(row)")
+        }
+    }
+
     @Test func theWeatherSummaryFiguresAreTheCommittedReports() throws {
         let f = Self.widgetRow(try Self.report("summary.md"))
         let sentence = "says: \(f[3]) reloads a day (\(f[4]) budgeted, \(f[5]) free), \(f[6]) withheld, \(f[9]) of views stale, p50 \(f[10]), p95 \(f[11]), max \(f[12])."

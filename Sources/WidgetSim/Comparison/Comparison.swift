@@ -30,6 +30,8 @@ public struct Comparison: Sendable {
         public var budgetModel: BudgetModel
         public var replications: [RunMetrics]
         public var withinBudget: Bool
+        /// Each widget's provider policy in this variant, in setup order.
+        public var widgetPolicies: [String] = []
 
         public var budgeted: Estimate { estimate(\.budgetedPerWidgetDay) }
         public var free: Estimate { estimate(\.freePerWidgetDay) }
@@ -55,6 +57,19 @@ public struct Comparison: Sendable {
     public var withheldTolerance: Double
     /// Every row, grouped by budget model (in `budgetModels` order), then variant order.
     public var rows: [Row]
+    /// The widgets the rows measure, in setup order (the same in every
+    /// variant: a variant patches widgets, it never adds or removes one).
+    public var widgets: [WidgetReference] = []
+    /// The widget the rows are restricted to (`restricted(to:)`), or nil when they pool every widget.
+    public var widget: WidgetReference?
+
+    /// One widget of the scenario: its device and its own id.
+    public struct WidgetReference: Equatable, Sendable {
+        public var device: String
+        public var id: String
+        /// `device/id` when the scenario has several devices, else the widget's id alone.
+        public var label: String
+    }
 
     /// The seed of replication `r`: the scenario's own for the first, derived ones after.
     public static func seed(replication r: Int, of seed: UInt64) -> UInt64 {
@@ -101,12 +116,58 @@ public struct Comparison: Sendable {
                 rows.append(Row(
                     variant: variant.name, description: variant.description,
                     policy: variant.setup.devices.first?.widgets.first?.provider.policySummary ?? "",
-                    budgetModel: model, replications: replications, withinBudget: withheld <= options.withheldTolerance))
+                    budgetModel: model, replications: replications, withinBudget: withheld <= options.withheldTolerance,
+                    widgetPolicies: variant.setup.devices.flatMap { $0.widgets.map(\.provider.policySummary) }))
             }
         }
         return Comparison(
             scenario: document.base.name, description: document.base.description, days: document.base.days,
-            seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows)
+            seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows,
+            widgets: widgets(of: document.base))
+    }
+
+    /// The widgets of `setup`, in setup order, as a comparison names them.
+    public static func widgets(of setup: SimulationSetup) -> [WidgetReference] {
+        let devices = setup.devices
+        return devices.flatMap { device in
+            device.widgets.map { widget in
+                WidgetReference(device: device.id, id: widget.id, label: devices.count == 1 ? widget.id : "\(device.id)/\(widget.id)")
+            }
+        }
+    }
+
+    /// The widget `name` names among `widgets`: its label (`id`, or
+    /// `device/id` with several devices), or its bare id when only one
+    /// device has a widget of that id.
+    public static func widget(named name: String, among widgets: [WidgetReference]) -> WidgetReference? {
+        if let exact = widgets.first(where: { $0.label == name }) { return exact }
+        let sameID = widgets.filter { $0.id == name }
+        return sameID.count == 1 ? sameID[0] : nil
+    }
+
+    /// The widget `name` names in this comparison (see `widget(named:among:)`).
+    public func widget(named name: String) -> WidgetReference? {
+        Comparison.widget(named: name, among: widgets)
+    }
+
+    /// The same comparison on one widget's numbers alone: every row keeps
+    /// that widget's metrics per replication (its views, staleness, reloads,
+    /// withheld requests and provider calls), and *within budget* is judged
+    /// on its withheld requests alone. Ranking, verdict and sweep then read
+    /// as they do for the pooled rows.
+    public func restricted(to widget: WidgetReference) -> Comparison {
+        guard let index = widgets.firstIndex(of: widget) else { return self }
+        var narrowed = self
+        narrowed.widget = widget
+        narrowed.rows = rows.map { row in
+            var mine = row
+            mine.replications = row.replications.map { $0.widgets[index] }
+            mine.withinBudget = mine.withheld.mean <= withheldTolerance
+            // The policy summary names the first widget's provider; name this one's.
+            mine.policy = row.widgetPolicies.indices.contains(index) ? row.widgetPolicies[index] : row.policy
+            return mine
+        }
+        return narrowed
     }
 
     /// The rows of one budget model, in variant order.

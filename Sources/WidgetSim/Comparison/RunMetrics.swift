@@ -1,11 +1,17 @@
 /// What one simulated run comes to, across all its widgets: the numbers a
 /// policy comparison ranks on. Kept as counts, so a run stores no rows.
+///
+/// `widgets` holds the same numbers for each widget alone, in setup order
+/// (device by device, then the device's widgets), so a comparison can rank
+/// the variants for one widget; an entry's own `widgets` is empty.
 public struct RunMetrics: Equatable, Sendable {
     public var widgetDays: Double = 0
     public var counts = EventCounts()
     public var stalenessP50 = 0
     public var stalenessP95 = 0
     public var stalenessMax = 0
+    /// Each widget's own metrics, in setup order; `widgetDays` of each is the run's days.
+    public var widgets: [RunMetrics] = []
 
     public var budgetedPerWidgetDay: Double { rate(counts.budgetedReloads) }
     public var freePerWidgetDay: Double { rate(counts.freeReloads) }
@@ -20,38 +26,63 @@ public struct RunMetrics: Equatable, Sendable {
 
     /// Runs `setup` and measures it.
     public static func measure(_ setup: SimulationSetup) throws(RunLimitExceeded) -> RunMetrics {
-        let observer = try Simulation.run(setup, observer: MetricsObserver())
-        let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
-        return observer.metrics(widgetDays: Double(widgets * setup.days))
+        let observer = try Simulation.run(setup, observer: MetricsObserver(setup))
+        return observer.metrics(days: setup.days)
     }
 }
 
-/// Counts a run's events without keeping rows (but every view's staleness, for percentiles).
+/// Counts a run's events per widget without keeping rows (but every view's
+/// staleness, for percentiles).
 struct MetricsObserver: SimulationObserver {
-    var counts = EventCounts()
-    var staleness: [Int] = []
+    /// The index in `perWidget` of each device's first widget.
+    let firstWidget: [Int]
+    var perWidget: [EventCounts]
+    var staleness: [[Int]]
+    private var keptViews = 0
 
-    mutating func reloadStarted(_ record: ReloadRecord) { counts.count(record) }
-
-    mutating func widgetViewed(_ record: ViewRecord) {
-        counts.count(record)
-        staleness.append(record.staleness)
+    init(_ setup: SimulationSetup) {
+        var first: [Int] = []
+        var total = 0
+        for device in setup.devices {
+            first.append(total)
+            total += device.widgets.count
+        }
+        firstWidget = first
+        perWidget = Array(repeating: EventCounts(), count: total)
+        staleness = Array(repeating: [], count: total)
     }
 
-    mutating func reloadWithheld(_ record: WithheldRecord) { counts.count(record) }
+    mutating func reloadStarted(_ record: ReloadRecord) { perWidget[firstWidget[record.device] + record.widget].count(record) }
+
+    mutating func widgetViewed(_ record: ViewRecord) {
+        let index = firstWidget[record.device] + record.widget
+        perWidget[index].count(record)
+        staleness[index].append(record.staleness)
+        keptViews += 1
+    }
+
+    mutating func reloadWithheld(_ record: WithheldRecord) { perWidget[firstWidget[record.device] + record.widget].count(record) }
 
     mutating func dayStarted(_ record: DayStartRecord) {}
 
-    var keptBytes: Int { staleness.count * Int(RunEstimate.bytesPerComparedView) }
+    var keptBytes: Int { keptViews * Int(RunEstimate.bytesPerComparedView) }
 
-    func metrics(widgetDays: Double) -> RunMetrics {
-        var result = RunMetrics()
-        result.counts = counts
-        result.widgetDays = widgetDays
-        let sorted = staleness.sorted()
-        result.stalenessP50 = Percentile.nearestRank(50, of: sorted) ?? 0
-        result.stalenessP95 = Percentile.nearestRank(95, of: sorted) ?? 0
-        result.stalenessMax = sorted.last ?? 0
+    func metrics(days: Int) -> RunMetrics {
+        func measured(_ counts: EventCounts, widgetDays: Double, sortedStaleness sorted: [Int]) -> RunMetrics {
+            var result = RunMetrics()
+            result.counts = counts
+            result.widgetDays = widgetDays
+            result.stalenessP50 = Percentile.nearestRank(50, of: sorted) ?? 0
+            result.stalenessP95 = Percentile.nearestRank(95, of: sorted) ?? 0
+            result.stalenessMax = sorted.last ?? 0
+            return result
+        }
+        let widgets = perWidget.indices.map { index in
+            measured(perWidget[index], widgetDays: Double(days), sortedStaleness: staleness[index].sorted())
+        }
+        let total = perWidget.reduce(into: EventCounts()) { sum, counts in sum.add(counts) }
+        var result = measured(total, widgetDays: Double(perWidget.count * days), sortedStaleness: staleness.flatMap { $0 }.sorted())
+        result.widgets = widgets
         return result
     }
 }

@@ -19,24 +19,72 @@ public struct ComparisonReport {
         self.sensitivity = sensitivity
     }
 
+    /// The columns of `comparison-widgets.csv`: `comparison.csv`'s, with the
+    /// widget's device and id after the budget model. A file of its own, so
+    /// that `comparison.csv`'s columns and rows stay as they were for its readers.
+    public static let widgetsCSVHeader = Array(csvHeader.prefix(1)) + ["device", "widget"] + Array(csvHeader.dropFirst())
+
     public func files() -> [ReportFile] {
-        [
+        var files = [
             ReportFile(name: "comparison.csv", contents: csv()),
             ReportFile(name: "comparison.md", contents: markdown()),
             ReportFile(name: "comparison.svg", contents: chart()),
         ]
+        if showsEachWidget { files.append(ReportFile(name: "comparison-widgets.csv", contents: widgetsCSV())) }
+        return files
     }
+
+    /// A pooled comparison of several widgets also ranks the variants for each
+    /// widget alone: the pooled verdict mixes widgets whose best policies may differ.
+    var showsEachWidget: Bool { comparison.widget == nil && comparison.widgets.count > 1 }
 
     var primaryModel: BudgetModel { comparison.budgetModels[0] }
 
     /// The ranking and verdict as plain text, for a terminal.
     public func terminalSummary() -> String {
-        String((table(for: primaryModel) + "\n" + verdict()).filter { $0 != "`" && $0 != "*" })
+        var text = table(for: primaryModel) + "\n" + verdict()
+        if showsEachWidget { text += "\n" + eachWidgetsBest() }
+        return String(text.filter { $0 != "`" && $0 != "*" })
+    }
+
+    /// One line per widget naming its best variant, for the terminal: the
+    /// pooled verdict alone would hide a widget whose best policy differs.
+    func eachWidgetsBest() -> String {
+        let model = primaryModel
+        var out = "Best for each widget alone (\(model.rawValue); comparison.md has the tables):\n"
+        let width = comparison.widgets.map(\.label.count).max() ?? 0
+        for widget in comparison.widgets {
+            let best = comparison.restricted(to: widget).best(for: model)
+            out += "  \(widget.label):" + String(repeating: " ", count: width - widget.label.count)
+            out += " " + (best.map { "\($0.variant), mean staleness \(showDuration($0.meanStaleness))" } ?? "no variant within its budget") + "\n"
+        }
+        return out
     }
 
     func csv() -> String {
         var csv = CSVText(header: ComparisonReport.csvHeader)
+        for fields in Self.csvRows(comparison) { csv.append(fields) }
+        return csv.text
+    }
+
+    /// One row per budget model, widget and variant, in that order.
+    func widgetsCSV() -> String {
+        var csv = CSVText(header: ComparisonReport.widgetsCSVHeader)
         for model in comparison.budgetModels {
+            for widget in comparison.widgets {
+                let narrowed = comparison.restricted(to: widget)
+                for fields in Self.csvRows(narrowed, models: [model]) {
+                    csv.append([fields[0], widget.device, widget.id] + fields.dropFirst())
+                }
+            }
+        }
+        return csv.text
+    }
+
+    /// `comparison.csv`'s rows of `comparison`, for `models` (default: all of them).
+    static func csvRows(_ comparison: Comparison, models: [BudgetModel]? = nil) -> [[String]] {
+        var rows: [[String]] = []
+        for model in models ?? comparison.budgetModels {
             let ranking = comparison.ranking(for: model).map(\.variant)
             for row in comparison.rows(for: model) {
                 var fields = [
@@ -50,15 +98,15 @@ public struct ComparisonReport {
                     fields.append(FixedDecimal.format(estimate.mean, decimals: decimals))
                     fields.append(estimate.halfWidth.map { FixedDecimal.format($0, decimals: decimals) } ?? "")
                 }
-                csv.append(fields)
+                rows.append(fields)
             }
         }
-        return csv.text
+        return rows
     }
 
     func chart() -> String {
         ComparisonChart(
-            title: "\(comparison.scenario): staleness against budget spent (\(primaryModel.rawValue))",
+            title: "\(comparison.scenario)\(comparison.widget.map { ", widget \($0.label)" } ?? ""): staleness against budget spent (\(primaryModel.rawValue))",
             rows: comparison.rows(for: primaryModel)
         ).render()
     }
@@ -71,14 +119,20 @@ public struct ComparisonReport {
 
     func markdown() -> String {
         let runs = comparison.seeds.count
-        var out = "# widgetsim comparison: \(comparison.scenario)\n\n"
+        var out = "# widgetsim comparison: \(comparison.scenario)"
+        if let widget = comparison.widget { out += ", widget `\(widget.label)`" }
+        out += "\n\n"
         if !comparison.description.isEmpty { out += "> \(DisplayText.singleLine(comparison.description))\n\n" }
+        if let widget = comparison.widget {
+            out += "Ranked on widget `\(widget.label)`'s numbers alone (`--widget`): its reloads, withheld requests, views, staleness and provider calls, per day. *Within budget* is judged on its own withheld requests. The other widgets still ran, so shared effects (coalescing, the app's sessions) are in its numbers.\n\n"
+        }
         out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(comparison.days) days. Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
         out += runs > 1 ? " ± the half-width of a 95 % confidence interval (Student's t).\n\n" : "; run with `--runs 2` or more for confidence intervals.\n\n"
         out += "## Verdict\n\n" + verdict() + "\n"
         out += "## Variants under \(primaryModel.rawValue)\n\n"
         out += table(for: primaryModel)
         out += "\n![Mean staleness against budgeted reloads per variant](comparison.svg)\n\n"
+        if showsEachWidget { out += eachWidget() }
         if comparison.budgetModels.count > 1 {
             out += "## Does the ranking hold under other budget models?\n\n"
             out += "Apple's budget algorithm is unpublished, so the same variants ran under each plausible model. Each cell is the variant's rank (within-budget variants first, by mean staleness) and its mean staleness.\n\n"
@@ -101,10 +155,46 @@ public struct ComparisonReport {
         return out
     }
 
+    /// The variants ranked for each widget alone, under the verdict's budget
+    /// model, by the same rule as the pooled verdict.
+    func eachWidget() -> String {
+        let model = primaryModel
+        var out = "## Each widget under \(model.rawValue)\n\n"
+        out += "The verdict above pools every widget. Here the variants are ranked again on each widget's numbers alone, by the same rule (within its budget first, then mean staleness); the values are per day of that widget. `widgetsim compare --widget <id>` writes one widget's full comparison.\n\n"
+        for widget in comparison.widgets {
+            let narrowed = comparison.restricted(to: widget)
+            out += "### \(widget.label)\n\n"
+            if let best = narrowed.best(for: model) {
+                out += "Best for `\(widget.label)`: **`\(best.variant)`** (\(DisplayText.markdownCell(best.policy))): mean staleness \(showDuration(best.meanStaleness)), "
+                out += "\(show(best.stalePercent, decimals: 1, suffix: "%")) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
+                // The same paired test as the verdict's runner-up: a first place within the noise is said to be one.
+                if let runnerUp = narrowed.ranking(for: model).first(where: { $0.withinBudget && $0.variant != best.variant }),
+                   comparison.seeds.count > 1, !narrowed.stalenessGap(from: best, to: runnerUp).excludesZero {
+                    out += " The runner-up, `\(runnerUp.variant)`, is within the noise of it."
+                }
+                out += "\n\n"
+            } else {
+                out += "No variant keeps `\(widget.label)` within its budget under \(model.rawValue).\n\n"
+            }
+            out += Self.table(narrowed.ranking(for: model))
+            out += "\n"
+        }
+        return out
+    }
+
     func table(for model: BudgetModel) -> String {
+        Self.table(comparison.ranking(for: model))
+    }
+
+    /// A ranking as a markdown table, best first.
+    static func table(_ ranking: [Comparison.Row]) -> String {
+        func show(_ estimate: Estimate, decimals: Int, suffix: String = "") -> String {
+            EstimateText.show(estimate, decimals: decimals, suffix: suffix)
+        }
+        func showDuration(_ estimate: Estimate) -> String { EstimateText.showDuration(estimate) }
         var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
-        for (rank, row) in comparison.ranking(for: model).enumerated() {
+        for (rank, row) in ranking.enumerated() {
             let name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
             out += "| \(rank + 1) | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
             out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
@@ -121,7 +211,8 @@ public struct ComparisonReport {
         guard let best = comparison.best(for: model) else {
             return "No variant stays within the budget under \(model.rawValue): every one withholds more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day.\n"
         }
-        var out = "**Best on staleness within the budget (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
+        let scope = comparison.widget.map { "for `\($0.label)` on staleness within its budget" } ?? "on staleness within the budget"
+        var out = "**Best \(scope) (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
         out += "mean staleness \(showDuration(best.meanStaleness)), \(show(best.stalePercent, decimals: 1, suffix: "%")) of views stale, "
         out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"
         if let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != best.variant }) {

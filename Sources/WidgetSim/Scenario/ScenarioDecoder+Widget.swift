@@ -98,8 +98,14 @@ extension ScenarioDecoder {
         case "atEnd": settings.policy = .atEnd
         case "never": settings.policy = .never
         case "after":
-            let interval = try object.required("after").wholeSeconds(minimum: 1, maximum: 30 * Seconds.day)
+            let afterValue = try object.required("after")
+            let interval = try afterValue.wholeSeconds(minimum: 1, maximum: 30 * Seconds.day)
             settings.policy = .after(interval: interval)
+            if interval < minimumSpacing {
+                let asked = DurationText.format(Double(interval))
+                let spacing = DurationText.format(Double(minimumSpacing))
+                warnings?.warn(afterValue, "\(asked) is shorter than the minimum spacing \(spacing) (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least \(spacing) apart (F13), so this widget reloads at most every \(spacing), not every \(asked)")
+            }
         default:
             let text = try policyValue.string()
             let names = ["atEnd", "after", "never"]

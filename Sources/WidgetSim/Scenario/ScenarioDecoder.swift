@@ -29,6 +29,11 @@ struct ScenarioDecoder {
     /// The scenario's own calendar, for instants written as local dates
     /// (known once the top level is read).
     var calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
+    /// Where warnings go; nil to drop them.
+    var warnings: ScenarioWarningLog? = nil
+    /// The scenario's minimum spacing (F13), known once the scheduler is
+    /// read, for warning about an `after` interval WidgetKit will not honour.
+    var minimumSpacing = SchedulerParameters().minimumSpacing
 
     func decode(_ root: JSONNode) throws(ScenarioError) -> SimulationSetup {
         var decoder = self
@@ -36,7 +41,7 @@ struct ScenarioDecoder {
     }
 
     private mutating func decodeTop(_ root: JSONNode) throws(ScenarioError) -> SimulationSetup {
-        let top = try ValueReader(node: root, path: "", file: file).object()
+        let top = try ValueReader(node: root, path: "", file: file, warnings: warnings).object()
         try top.rejectUnknownFields(ScenarioDecoder.topFields)
         let name = try top.required("name").identifier()
         let description = try top.optional("description")?.string() ?? ""
@@ -48,6 +53,7 @@ struct ScenarioDecoder {
         calendar = CivilCalendar(localStart: start, utcOffsetSeconds: offset)
         let scheduler = try top.optional("scheduler").map { value throws(ScenarioError) in try decodeScheduler(value) }
             ?? SchedulerParameters()
+        minimumSpacing = scheduler.minimumSpacing
         if let fleetValue = top.optional("fleet") {
             if let devices = top.optional("devices") {
                 throw devices.invalid("a scenario has either \"devices\" or \"fleet\"", allowed: "one of the two")

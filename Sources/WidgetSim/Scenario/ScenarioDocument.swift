@@ -9,6 +9,10 @@ public struct ScenarioDocument: Sendable {
     public var fingerprint: UInt64 = 0
     /// The parameters file merged into the scheduler, if any.
     public var parameters: ParametersFile?
+    /// What the file says that is valid but probably not meant, in file
+    /// order: the scenario's own, then each variant's that the scenario as
+    /// written does not already have.
+    public var warnings: [ScenarioWarning] = []
 
     /// One alternative to compare against the base: the base with some
     /// provider, truth, user or scheduler settings changed.
@@ -42,10 +46,18 @@ struct VariantApplier {
     var catalog: SwiftCatalog = .builtIn
 
     func decodeDocument(_ root: JSONNode) throws(ScenarioError) -> ScenarioDocument {
-        let base = try ScenarioDecoder(file: file, catalog: catalog).decode(root)
+        let baseWarnings = ScenarioWarningLog()
+        var baseDecoder = ScenarioDecoder(file: file, catalog: catalog)
+        baseDecoder.warnings = baseWarnings
+        let base = try baseDecoder.decode(root)
+        var warnings = baseWarnings.warnings
         let top = try ValueReader(node: root, path: "", file: file).object()
         let baseName = try top.optional("baseName")?.identifier() ?? "base"
-        guard let list = top.optional("variants") else { return ScenarioDocument(base: base, baseName: baseName, variants: []) }
+        guard let list = top.optional("variants") else {
+            var document = ScenarioDocument(base: base, baseName: baseName, variants: [])
+            document.warnings = warnings
+            return document
+        }
         let entries = try list.array()
         guard entries.count <= ScenarioLimits.maximumVariants else {
             throw list.invalid("\(entries.count) variants", allowed: "at most \(ScenarioLimits.maximumVariants)")
@@ -63,7 +75,15 @@ struct VariantApplier {
             let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
             let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
             do {
-                let setup = try ScenarioDecoder(file: file, catalog: catalog).decode(patched)
+                let variantWarnings = ScenarioWarningLog()
+                var decoder = ScenarioDecoder(file: file, catalog: catalog)
+                decoder.warnings = variantWarnings
+                let setup = try decoder.decode(patched)
+                // The variant decodes the whole scenario again: keep only what its patch brings.
+                for var warning in variantWarnings.warnings where !baseWarnings.warnings.contains(warning) {
+                    warning.variant = name
+                    warnings.append(warning)
+                }
                 var fields: [String] = []
                 if let patch = object.optional("scheduler"), case .object(let members) = patch.node.value { fields = members.map(\.key) }
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
@@ -71,7 +91,9 @@ struct VariantApplier {
                 throw .inVariant(name: name, error: error)
             }
         }
-        return ScenarioDocument(base: base, baseName: baseName, variants: variants)
+        var document = ScenarioDocument(base: base, baseName: baseName, variants: variants)
+        document.warnings = warnings
+        return document
     }
 
     /// The scenario's JSON with the variant's patches applied and `variants` removed.

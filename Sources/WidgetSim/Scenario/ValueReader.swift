@@ -4,6 +4,8 @@ struct ValueReader {
     let node: JSONNode
     let path: String
     let file: String
+    /// Where warnings go (a bare number read as seconds, say); nil to drop them.
+    var warnings: ScenarioWarningLog? = nil
 
     var position: SourcePosition { node.position }
 
@@ -85,8 +87,17 @@ struct ValueReader {
         case .number(let literal):
             guard let number = Double(literal), number.isFinite else { throw invalid("\(literal) is not a duration", allowed: allowed) }
             value = number
+            // "after": 5 reads as 5 seconds, though its author may have thought in minutes. Zero has no unit to mistake.
+            if number != 0 { warnings?.warn(self, ValueReader.bareNumberWarning(literal: literal, seconds: number)) }
         case .string(let text):
-            guard let parsed = DurationText.parse(text) else { throw invalid("\"\(text)\" is not a duration", allowed: allowed) }
+            guard let parsed = DurationText.parse(text) else {
+                if let unit = DurationText.unknownUnit(in: text) {
+                    throw invalid(
+                        "\"\(text)\" has the unit \"\(unit)\", which is not one widgetsim knows",
+                        allowed: "the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; virtual time is whole seconds, so nothing finer than \"1s\"")
+                }
+                throw invalid("\"\(text)\" is not a duration", allowed: allowed)
+            }
             value = parsed
         default:
             throw wrongType("a duration (\"15m\" or a number of seconds)")
@@ -95,6 +106,14 @@ struct ValueReader {
             throw invalid("\(DurationText.format(value)) is out of range", allowed: allowed)
         }
         return value
+    }
+
+    /// The warning for a duration written as a bare number.
+    static func bareNumberWarning(literal: String, seconds: Double) -> String {
+        let written = DurationText.format(seconds)
+        var text = "a bare number is seconds: \(literal) means \(written); write \"\(written)\" to say so"
+        if seconds == seconds.rounded() && seconds < 60 { text += ", or \"\(literal)m\" for \(literal) minutes" }
+        return text
     }
 
     /// A duration in whole seconds.
@@ -132,7 +151,7 @@ struct ValueReader {
 
     func array() throws(ScenarioError) -> [ValueReader] {
         guard case .array(let elements) = node.value else { throw wrongType("an array") }
-        return elements.enumerated().map { ValueReader(node: $0.element, path: "\(path)[\($0.offset)]", file: file) }
+        return elements.enumerated().map { ValueReader(node: $0.element, path: "\(path)[\($0.offset)]", file: file, warnings: warnings) }
     }
 
     func object() throws(ScenarioError) -> ObjectReader {
@@ -158,7 +177,7 @@ struct ObjectReader {
 
     /// The value of `key`, if present.
     func optional(_ key: String) -> ValueReader? {
-        members.first { $0.key == key }.map { ValueReader(node: $0.value, path: fieldPath(key), file: file) }
+        members.first { $0.key == key }.map { ValueReader(node: $0.value, path: fieldPath(key), file: file, warnings: reader.warnings) }
     }
 
     /// The value of `key`, which must be present.

@@ -27,6 +27,28 @@ public enum DurationText {
         return total
     }
 
+    /// The first run of letters in `text` that is not one of the units
+    /// d, h, m and s ("ms" in "500ms", "min" in "5min"), if any: what to name
+    /// when `parse` refuses a duration written with a unit it does not know.
+    public static func unknownUnit(in text: String) -> String? {
+        var letters = ""
+        var runFollowsNumber = false
+        var previous: Character = " "
+        for character in text + " " {
+            // "5 min" names its unit after a space.
+            defer { if character != " " { previous = character } }
+            if character.isLetter {
+                if letters.isEmpty { runFollowsNumber = previous.isNumber || previous == "." }
+                letters.append(character)
+                continue
+            }
+            // Only letters after a number are a unit; "soon" is not a duration at all.
+            if runFollowsNumber && !letters.isEmpty && !["d", "h", "m", "s"].contains(letters) { return letters }
+            letters = ""
+        }
+        return nil
+    }
+
     /// A short human form: "90s", "15m", "1h30m", "2d".
     public static func format(_ seconds: Double) -> String {
         guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(plain(seconds))s" }

@@ -1,0 +1,62 @@
+import Testing
+@testable import WidgetSim
+
+/// Valid scenarios that probably do not say what their author meant get a
+/// warning naming the file, line:column and field, and what will happen.
+@Suite("Scenario warnings")
+struct ScenarioWarningTests {
+    static func warnings(_ text: String) throws -> [String] {
+        try ScenarioLoader.decodeDocument(text, file: "w.json").warnings.map(\.description)
+    }
+
+    /// F13: WidgetKit keeps reloads at least the minimum spacing apart, so an
+    /// `after` interval below it cannot be honoured.
+    @Test func anAfterShorterThanTheMinimumSpacingWarnsWhatWidgetKitWillDo() throws {
+        let text = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "1m"}"#)
+        #expect(try Self.warnings(text) == [
+            "w.json:7:63: field 'devices[0].widgets[0].provider.after': 1m is shorter than the minimum spacing 5m (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least 5m apart (F13), so this widget reloads at most every 5m, not every 1m",
+        ])
+        // The scenario's own spacing is the one compared with.
+        let spaced = ScenarioLoadingTests.scenario(
+            widget: #""provider": {"policy": "after", "after": "1m"}"#, top: #" "scheduler": { "minimumSpacing": "30s" },"#)
+        #expect(try Self.warnings(spaced).isEmpty)
+        let atSpacing = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "5m"}"#)
+        #expect(try Self.warnings(atSpacing).isEmpty)
+    }
+
+    @Test func aBareNumberDurationWarnsThatItIsSeconds() throws {
+        let text = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd", "entrySpacing": 900}"#)
+        #expect(try Self.warnings(text) == [
+            "w.json:7:70: field 'devices[0].widgets[0].provider.entrySpacing': a bare number is seconds: 900 means 15m; write \"15m\" to say so",
+        ])
+        let five = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": 5}"#)
+        let warnings = try Self.warnings(five)
+        #expect(warnings.count == 2)
+        #expect(warnings.first == "w.json:7:63: field 'devices[0].widgets[0].provider.after': a bare number is seconds: 5 means 5s; write \"5s\" to say so, or \"5m\" for 5 minutes")
+        // Zero is zero in any unit.
+        #expect(try Self.warnings(ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd", "jitter": 0}"#)).isEmpty)
+    }
+
+    @Test func aVariantsWarningNamesTheVariantAndTheBasesAreNotRepeated() throws {
+        let text = """
+            {
+              "name": "v",
+              "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "2m" } } ] } ],
+              "variants": [ { "name": "spaced", "scheduler": { "minimumSpacing": "1m" } },
+                            { "name": "quick", "provider": { "after": "1m" } } ]
+            }
+            """
+        #expect(try Self.warnings(text) == [
+            "w.json:3:101: field 'devices[0].widgets[0].provider.after': 2m is shorter than the minimum spacing 5m (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least 5m apart (F13), so this widget reloads at most every 5m, not every 2m",
+            "in variant 'quick': w.json:5:59: field 'devices[0].widgets[0].provider.after': 1m is shorter than the minimum spacing 5m (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least 5m apart (F13), so this widget reloads at most every 5m, not every 1m",
+        ])
+    }
+
+    @Test func anUnknownUnitListsTheUnitsAndSaysVirtualTimeIsWholeSeconds() {
+        let error = ScenarioLoadingTests.error(ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "500ms"}"#))
+        #expect(error?.description == "test.json:7:63: field 'devices[0].widgets[0].provider.after': \"500ms\" has the unit \"ms\", which is not one widgetsim knows; allowed: the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; virtual time is whole seconds, so nothing finer than \"1s\"")
+        #expect(DurationText.unknownUnit(in: "5 min") == "min")
+        #expect(DurationText.unknownUnit(in: "1h30m") == nil)
+        #expect(DurationText.unknownUnit(in: "soon") == nil)
+    }
+}
