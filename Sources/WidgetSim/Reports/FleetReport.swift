@@ -122,7 +122,7 @@ public struct FleetReport {
         if !result.description.isEmpty { out += "> \(DisplayText.singleLine(result.description))\n\n" }
         let base = result.variants.first?.aggregate
         out += "\(result.deviceCount) devices × \(result.days) days (\(base?.widgetDays ?? 0) widget-days) per variant, seed \(result.seed), "
-        out += "measured from \(calendar.iso8601(0)) after \(result.warmUpDays) warm-up day\(result.warmUpDays == 1 ? "" : "s") that are simulated but not counted. "
+        out += "measured from \(calendar.iso8601(0)) after \(result.warmUpDays == 1 ? "1 warm-up day that is" : "\(result.warmUpDays) warm-up days that are") simulated but not counted. "
         out += "Every variant ran on the same devices with the same profiles and random streams, so differences come from the policies.\n\n"
         out += "## Server load\n\n"
         out += "Provider calls per minute of the run, over all devices (each call is one request to your server when the provider fetches).\n\n"
@@ -137,7 +137,7 @@ public struct FleetReport {
         out += "\n" + peakVerdict() + "\n"
         out += "![Requests per minute over the run](load.svg)\n\n![Requests per minute around the busiest minute](load-peak.svg)\n\n"
         out += "## Reloads and freshness\n\n"
-        out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timeouts | stale views | mean staleness | staleness p50 | staleness p95 |\n"
+        out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timed out per 1,000 calls | stale views | mean staleness | staleness p50 | staleness p95 |\n"
         out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for variant in result.variants {
             let a = variant.aggregate
@@ -145,9 +145,9 @@ public struct FleetReport {
             out += "| \(variant.name) | \(FixedDecimal.format(days == 0 ? 0 : Double(a.requests) / Double(days), decimals: 1)), "
             out += "\(a.reloadsPerDeviceDayPercentile(50) ?? 0), \(a.reloadsPerDeviceDayPercentile(95) ?? 0) "
             out += "| \(FixedDecimal.format(rate(a.counts.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.counts.freeReloads, a), decimals: 1)) "
-            out += "| \(FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 2)) | \(a.counts.timeouts) | \(FixedDecimal.percent(a.counts.staleViews, of: a.counts.views))% "
+            out += "| \(FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 2)) | \(FixedDecimal.format(a.requests == 0 ? 0 : 1_000 * Double(a.counts.timeouts) / Double(a.requests), decimals: 2)) | \(FixedDecimal.percent(a.counts.staleViews, of: a.counts.views))% "
             out += "| \(DurationText.format(a.counts.meanStaleness.rounded())) "
-            out += "| ≤ \(DurationText.format(Double(a.stalenessPercentile(50) ?? 0))) | ≤ \(DurationText.format(Double(a.stalenessPercentile(95) ?? 0))) |\n"
+            out += "| \(binnedStaleness(a.stalenessPercentile(50))) | \(binnedStaleness(a.stalenessPercentile(95))) |\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
         for variant in result.variants { out += "| \(variant.name) | \(DisplayText.markdownCell(variant.description)) |\n" }
@@ -157,11 +157,26 @@ public struct FleetReport {
 
             - *peak ÷ mean* is how much capacity the busiest minute needs beyond the average; F25 warns that `after(date)` dates aligned to the wall clock make many devices reload together.
             - *reloads per device-day* counts every provider call of a device in a day (budgeted and free); its distribution is in `reloads_per_device_day.csv`, and every minute's load in `server_load.csv`.
-            - Staleness percentiles come from a histogram with 10-second bins, so they are upper bounds within 10 s.
+            - Staleness percentiles come from a histogram with 10-second bins: 0s means fresh (a fresh view counts as exactly 0), and "≤ 8m20s" means within the 10 seconds up to 8m20s.
+            - *timed out per 1,000 calls* is the share of provider calls that outlasted WidgetKit's time limit and produced nothing (F22).
             - The run is deterministic: the same scenario and seed give the same bytes, whatever the number of threads or shards.
 
             """
         return out
+    }
+
+    /// A staleness percentile from the 10-second histogram: the fresh bin is
+    /// exact, any other is an upper bound.
+    func binnedStaleness(_ seconds: Int?) -> String {
+        guard let seconds, seconds > 0 else { return "0s" }
+        return "≤ " + DurationText.format(Double(seconds))
+    }
+
+    /// "1.1 % fewer", "2.0 % more", "the same number of".
+    func changeInWords(_ value: Double) -> String {
+        let size = FixedDecimal.format(abs(value), decimals: 1)
+        if size == "0.0" { return "the same number of" }
+        return size + " % " + (value < 0 ? "fewer" : "more")
     }
 
     func signedPercent(_ value: Double) -> String {
@@ -177,7 +192,7 @@ public struct FleetReport {
             let totalChange = Double(loads[index].total - base.total) / Double(max(1, base.total)) * 100
             var line = "- **`\(result.variants[index].name)` " + (change <= 0 ? "cuts" : "raises") + " the peak"
             line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
-            line += " with \(signedPercent(totalChange)) requests in all."
+            line += " with \(changeInWords(totalChange)) requests in all."
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
