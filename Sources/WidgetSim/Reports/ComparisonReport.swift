@@ -150,6 +150,7 @@ public struct ComparisonReport {
             - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
             - *provider calls* are the requests each widget sends your server per day.
             - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.
+            - Reloads, requests, shares and staleness cannot be negative, so an interval that would dip below zero is cut at zero and written as a range, as in `2s (0s–6s)`: the t interval truncated at the bound, which keeps its 95 % coverage.
 
             """
         return out
@@ -335,7 +336,9 @@ public struct ComparisonReport {
             }
             out += "\n"
         }
-        return out + "\n\\* over budget under that model.\n"
+        // The footnote only when some cell carries its mark.
+        let marked = comparison.budgetModels.contains { model in comparison.ranking(for: model).contains { !$0.withinBudget } }
+        return out + (marked ? "\n\\* over budget under that model.\n" : "")
     }
 
     func sweepVerdict() -> String {

@@ -63,7 +63,7 @@ struct SummaryReport {
         if charts.count < widgetCount {
             out += "Timeline charts are drawn for the first \(charts.count) of \(widgetCount) widgets.\n\n"
         }
-        out += "Each row of a timeline is a local day: blue ticks are budgeted reloads, green ticks free ones, red triangles withheld requests; dots are views, orange when stale. Below, the budgeted reloads in the trailing 24 hours climb towards the dashed daily limit.\n"
+        out += "Each row of a timeline is a local day: blue ticks are budgeted reloads, green ticks free ones, vermillion (red-orange) triangles withheld requests; dots are views, grey when fresh and orange when stale. Below, the budgeted reloads in the trailing 24 hours (blue) climb towards the dashed vermillion daily limit.\n"
         out += "\n## Reloads by trigger\n\n"
         out += triggerTable()
         out += "\n## Scheduler parameters\n\n"
