@@ -211,8 +211,14 @@ public struct FleetReport {
         for index in 1..<loads.count {
             let change = peakChange(index)!
             let totalChange = Double(loads[index].total - base.total) / Double(max(1, base.total)) * 100
-            var line = "- **`\(result.variants[index].name)` " + (change <= 0 ? "cuts" : "raises") + " the peak"
-            line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
+            var line = "- **`\(result.variants[index].name)` "
+            if loads[index].peak == base.peak {
+                // A moment that hits every device at once sets the same peak whatever the policy.
+                line += "leaves the peak at \(base.peak) requests per minute** against `\(result.variants[0].name)`,"
+            } else {
+                line += (change < 0 ? "cuts" : "raises") + " the peak"
+                line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
+            }
             line += " with \(signedPercent(totalChange)) requests in all."
             lines.append(line)
         }
