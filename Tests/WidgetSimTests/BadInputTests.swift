@@ -45,6 +45,17 @@ struct BadInputTests {
 
     static let simulate = ["simulate", "bad.json"]
 
+    /// A small valid fleet scenario with one moment spliced in.
+    static func fleet(moment: String) -> String {
+        """
+        {
+          "name": "bad",
+          "fleet": { "devices": 10, "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] },
+            "moments": [ \(moment) ] }
+        }
+        """
+    }
+
     static let cases: [Case] = [
         Case(name: "malformed JSON", scenario: "{\n  \"name\": \"bad\",,\n}", arguments: simulate, code: 65, 
              message: "bad.json:2:17: malformed JSON: unexpected ','; expected a field name in double quotes"),
@@ -62,6 +73,18 @@ struct BadInputTests {
              message: "bad.json:2:48: field 'scheduler.budgetModel': unknown value \"rolling\"; allowed: \"paced\", \"rollingWindow\", \"tokenBucket\", \"midnightReset\", \"unlimited\""),
         Case(name: "unknown trigger in a script", scenario: scenario(device: #" "script": [ { "at": "1h", "action": "pushh" } ],"#), arguments: simulate, code: 65, 
              message: "bad.json:5:58: field 'devices[0].script[0].action': unknown action \"pushh\" (did you mean \"push\"?); allowed: \"view\", \"reloadTimelines\", \"reloadAllTimelines\", \"push\", \"appSession\", \"mediaSession\", \"tap\", \"truthChange\", \"locationChange\", \"systemChange\""),
+        Case(name: "script entry with both at and daily", scenario: scenario(device: #" "script": [ { "at": "1h", "daily": "07:30", "action": "systemChange" } ],"#), arguments: simulate, code: 65,
+             message: "bad.json:5:42: field 'devices[0].script[0].at': both \"at\" and \"daily\"; allowed: either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM\", with \"days\" for some weekdays)"),
+        Case(name: "unknown weekday in a daily script", scenario: scenario(device: #" "script": [ { "daily": "18:00", "days": ["mon", "fry"], "action": "systemChange" } ],"#), arguments: simulate, code: 65,
+             message: "bad.json:5:70: field 'devices[0].script[0].days[1]': unknown weekday \"fry\"; allowed: \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\", \"sun\""),
+        Case(name: "fixture list out of order", scenario: scenario(device: #" "script": [ { "at": ["2h", "1h"], "action": "systemChange" } ],"#), arguments: simulate, code: 65,
+             message: "bad.json:5:49: field 'devices[0].script[0].at[1]': 3600 s is not after the previous instant at 7200 s; allowed: instants in time order, each once"),
+        Case(name: "hourly shape of the wrong length", scenario: scenario(widget: #" "truth": { "randomChangesPerDay": 12, "randomChangesByHour": [1, 1, 1] },"#), arguments: simulate, code: 65,
+             message: "bad.json:7:83: field 'devices[0].widgets[0].truth.randomChangesByHour': 3 values; allowed: exactly 24 non-negative numbers, one per local hour"),
+        Case(name: "moment share above 1", scenario: fleet(moment: #"{ "at": "10h", "share": 1.5, "action": "systemChange" }"#), arguments: simulate, code: 65,
+             message: "bad.json:4:42: field 'fleet.moments[0].share': 1.5 is out of range; allowed: numbers from 0 to 1"),
+        Case(name: "moment naming a widget", scenario: fleet(moment: #"{ "at": "10h", "share": 1, "action": "tap" }"#), arguments: simulate, code: 65,
+             message: "bad.json:4:55: field 'fleet.moments[0].action': action \"tap\" names a widget, and a fleet's widget sets give devices different widgets; allowed: \"view\", \"reloadTimelines\", \"reloadAllTimelines\", \"push\", \"appSession\", \"mediaSession\", \"locationChange\", \"systemChange\""),
         Case(name: "zero interval", scenario: scenario().replacingOccurrences(of: #""atEnd""#, with: #""after", "after": "0s""#), arguments: simulate, code: 65, 
              message: "bad.json:7:64: field 'devices[0].widgets[0].provider.after': 0s is out of range; allowed: a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from 1s to 30d"),
         Case(name: "unknown unit in a duration", scenario: scenario().replacingOccurrences(of: #""atEnd""#, with: #""after", "after": "500ms""#), arguments: simulate, code: 65,

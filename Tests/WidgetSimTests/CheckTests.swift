@@ -35,7 +35,7 @@ struct CheckTests {
         return copy
     }
 
-    @Test(arguments: GoldenReportTests.scenarioNames.filter { $0 != "fleet-weather" })
+    @Test(arguments: GoldenReportTests.deviceScenarioNames)
     func everyCommittedReportPassesCheck(scenario: String) {
         let directory = Paths.packageRoot.appendingPathComponent("Reports/\(scenario)").path
         #expect(throws: Never.self) {

@@ -212,7 +212,7 @@ struct CommandLineTests {
     @Test func listShowsEachScenarioWithItsQuestion() throws {
         let result = try Self.widgetsim(["list"])
         #expect(result.status == 0)
-        for name in ["weather", "stocks", "game", "news", "calendar", "screentime", "location-weather", "todo", "home-screen", "developer-mode", "fleet-weather"] {
+        for name in ["weather", "stocks", "game", "news", "calendar", "screentime", "location-weather", "todo", "home-screen", "developer-mode", "fleet-weather", "fleet-news"] {
             #expect(result.output.contains("\n\(name) ") || result.output.hasPrefix("\(name) "), "\(name)")
         }
     }

@@ -34,6 +34,11 @@ struct GoldenReportTests {
         ScenarioLoader.scenarioNames(in: Paths.packageRoot.appendingPathComponent("Scenarios").path)
     }
 
+    /// The shipped scenarios whose reports keep rows (not fleets, which keep counters).
+    static var deviceScenarioNames: [String] {
+        scenarioNames.filter { (try? ScenarioLoader.load(path: Paths.scenario($0)))?.fleet == nil }
+    }
+
     /// The files `make simulate`, `make compare` and, for the
     /// `sensitivityScenarios`, `make sensitivity` (or, for a fleet,
     /// `widgetsim fleet`) write for a scenario.

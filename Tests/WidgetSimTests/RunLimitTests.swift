@@ -75,7 +75,7 @@ struct RunLimitTests {
 
     /// The estimate is an upper estimate: no shipped scenario handles more
     /// events or keeps more rows than it says.
-    @Test(arguments: GoldenReportTests.scenarioNames.filter { $0 != "fleet-weather" })
+    @Test(arguments: GoldenReportTests.deviceScenarioNames)
     func theEstimateBoundsWhatAShippedScenarioDoes(scenario: String) throws {
         let setup = try ScenarioLoader.load(path: Paths.scenario(scenario))
         var events = 0

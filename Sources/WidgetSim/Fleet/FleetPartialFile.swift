@@ -20,6 +20,8 @@ public enum FleetPartialFile {
             "shards \(result.shardCount) " + result.shards.map(String.init).joined(separator: ","),
             "description \(JSONText.escaped(result.description))",
         ]
+        // Zero or more: files of fleets without moments read as before.
+        for moment in result.moments { lines.append("moment \(moment.at) \(JSONText.escaped(moment.label))") }
         for variant in result.variants {
             let a = variant.aggregate
             lines.append("variant \(variant.name)")
@@ -84,10 +86,15 @@ public enum FleetPartialFile {
         }
         guard !shards.isEmpty else { throw reader.error("bad shard list: it is empty") }
         let description = try reader.text("description")
+        var moments: [FleetResult.Moment] = []
         var variants: [FleetResult.Variant] = []
         while true {
             let line = try reader.next()
             if line == "end" { break }
+            if line.hasPrefix("moment "), variants.isEmpty {
+                moments.append(try reader.moment(line, days: days))
+                continue
+            }
             guard line.hasPrefix("variant ") else { throw reader.error("expected 'variant <name>' or 'end'") }
             let name = String(line.dropFirst(8))
             guard ValueReader.isIdentifier(name) else { throw reader.error("the variant name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-')") }
@@ -114,7 +121,8 @@ public enum FleetPartialFile {
         guard !variants.isEmpty else { throw reader.error("no variant before 'end'") }
         return FleetResult(
             scenario: scenario, description: description, fingerprint: fingerprint, seed: seed, days: days, start: start,
-            utcOffsetSeconds: offset, deviceCount: devices, warmUpDays: warmUpDays, shards: shards, shardCount: shardCount, variants: variants)
+            utcOffsetSeconds: offset, deviceCount: devices, warmUpDays: warmUpDays, shards: shards, shardCount: shardCount, variants: variants,
+            moments: moments)
     }
 
     private struct LineReader {
@@ -134,6 +142,16 @@ public enum FleetPartialFile {
             let line = try next()
             guard line.hasPrefix(key + " ") || line == key else { throw error("expected '\(key) ...'") }
             return String(line.dropFirst(min(line.count, key.count + 1)))
+        }
+
+        /// "moment <seconds> <label with JSON string escapes>".
+        func moment(_ line: String, days: Int) throws(FleetMergeError) -> FleetResult.Moment {
+            let fields = line.dropFirst(7).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            guard fields.count == 2, let at = DecimalDigits.signed(fields[0], in: 0...days * Seconds.day - 1),
+                  case .string(let label)? = try? JSONParser.parse("\"" + fields[1] + "\"").value else {
+                throw error("bad moment line: expected 'moment <seconds within the run> <label>'")
+            }
+            return FleetResult.Moment(at: at, label: label)
         }
 
         /// A value written with JSON string escapes.

@@ -21,6 +21,14 @@ public struct FleetResult: Equatable, Sendable {
     public var shards: [Int]
     public var shardCount: Int
     public var variants: [Variant]
+    /// The fleet's moments (seconds from the measured start, and what
+    /// happens), so that the report can show the load they cause.
+    public var moments: [Moment] = []
+
+    public struct Moment: Equatable, Sendable {
+        public var at: Int
+        public var label: String
+    }
 
     /// True when every shard is present.
     public var isComplete: Bool { shards.count == shardCount && shards.elementsEqual(0..<shardCount) }
@@ -39,7 +47,8 @@ public struct FleetResult: Equatable, Sendable {
         return FleetResult(
             scenario: base.name, description: base.description, fingerprint: fingerprint, seed: base.seed, days: base.days,
             start: base.start, utcOffsetSeconds: base.utcOffsetSeconds, deviceCount: base.fleet?.deviceCount ?? 0,
-            warmUpDays: base.fleet?.warmUpDays ?? 0, shards: [options.shard.index], shardCount: options.shard.count, variants: variants)
+            warmUpDays: base.fleet?.warmUpDays ?? 0, shards: [options.shard.index], shardCount: options.shard.count, variants: variants,
+            moments: base.fleet?.moments.map { Moment(at: $0.at, label: $0.label) } ?? [])
     }
 
     /// Combines partial results of one scenario into one.
@@ -56,7 +65,7 @@ public struct FleetResult: Equatable, Sendable {
         guard part.scenario == scenario, part.fingerprint == fingerprint, part.seed == seed,
               part.days == days, part.deviceCount == deviceCount, part.warmUpDays == warmUpDays,
               part.shardCount == shardCount, part.start == start, part.utcOffsetSeconds == utcOffsetSeconds,
-              part.variants.map(\.name) == variants.map(\.name) else {
+              part.variants.map(\.name) == variants.map(\.name), part.moments == moments else {
             throw .mismatch("partials come from different runs: '\(scenario)' (seed \(seed), \(days) days, \(deviceCount) devices, \(shardCount) shards) and '\(part.scenario)' (seed \(part.seed), \(part.days) days, \(part.deviceCount) devices, \(part.shardCount) shards), or the scenario file changed between them")
         }
         if let shared = part.shards.first(where: Set(shards).contains) {

@@ -72,6 +72,10 @@ public enum FleetRun {
             CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day) - warmUpDays)
         simulated.start = CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
         simulated.days += warmUpDays
+        // Moments are timed from the measured start, which the warm-up moves later.
+        simulated.population.updateFleet { fleet in
+            for index in fleet.moments.indices { fleet.moments[index].at += warmUpDays * Seconds.day }
+        }
         return simulated
     }
 }

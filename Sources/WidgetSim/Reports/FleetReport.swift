@@ -136,6 +136,7 @@ public struct FleetReport {
         }
         out += "\n" + peakVerdict() + "\n"
         out += "![Requests per minute over the run](load.svg)\n\n![Requests per minute around the busiest minute](load-peak.svg)\n\n"
+        out += momentsSection()
         out += "## Reloads and freshness\n\n"
         out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timed out per 1,000 calls | stale views | mean staleness | staleness p50 | staleness p95 |\n"
         out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
@@ -179,6 +180,41 @@ public struct FleetReport {
         return size + " % " + (value < 0 ? "fewer" : "more")
     }
 
+    /// Minutes after a moment that its table looks at: the moment's own
+    /// pushes arrive at once (F19 gives no delay for a scripted push), and
+    /// system changes reload within seconds (F17), so the spike is inside.
+    static let momentWindowMinutes = 10
+
+    /// The load each moment causes: requests in the ten minutes from its
+    /// minute, against the ten minutes before it and the run's mean.
+    func momentsSection() -> String {
+        guard !result.moments.isEmpty else { return "" }
+        let window = FleetReport.momentWindowMinutes
+        var out = "## Moments\n\n"
+        out += "Instants that hit a share of the fleet at once. For each variant: requests per minute in the \(window) minutes before the moment, "
+        out += "the busiest minute from the moment's minute on (minutes after the moment), and the requests of those \(window) minutes against the run's mean for \(window) minutes.\n\n"
+        out += "| moment | at | variant | per minute before | busiest minute after | ÷ mean per minute | requests in \(window) min | ÷ mean for \(window) min |\n"
+        out += "|---|---|---|--:|--:|--:|--:|--:|\n"
+        for moment in result.moments {
+            let first = moment.at / Seconds.minute
+            for (index, variant) in result.variants.enumerated() {
+                let counts = variant.aggregate.requestsPerMinute
+                let before = counts[max(0, first - window)..<min(counts.count, first)]
+                let after = counts[min(counts.count, first)..<min(counts.count, first + window)]
+                let peak = after.max() ?? 0
+                let peakOffset = (after.firstIndex(of: peak) ?? first) - first
+                let mean = loads[index].mean
+                let beforeMean = before.isEmpty ? 0 : Double(before.reduce(0, +)) / Double(before.count)
+                let total = after.reduce(0, +)
+                out += "| \(DisplayText.markdownCell(moment.label)) | \(calendar.iso8601(moment.at)) | \(variant.name) "
+                out += "| \(FixedDecimal.format(beforeMean, decimals: 1)) | \(peak) (+\(peakOffset) min) "
+                out += "| \(mean == 0 ? "–" : FixedDecimal.format(Double(peak) / mean, decimals: 1)) | \(total) "
+                out += "| \(mean == 0 ? "–" : FixedDecimal.format(Double(total) / (mean * Double(window)), decimals: 1)) |\n"
+            }
+        }
+        return out + "\n"
+    }
+
     func signedPercent(_ value: Double) -> String {
         (value > 0 ? "+" : "") + FixedDecimal.format(value, decimals: 1) + " %"
     }
@@ -190,8 +226,14 @@ public struct FleetReport {
         for index in 1..<loads.count {
             let change = peakChange(index)!
             let totalChange = Double(loads[index].total - base.total) / Double(max(1, base.total)) * 100
-            var line = "- **`\(result.variants[index].name)` " + (change <= 0 ? "cuts" : "raises") + " the peak"
-            line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
+            var line = "- **`\(result.variants[index].name)` "
+            if loads[index].peak == base.peak {
+                // A moment that hits every device at once sets the same peak whatever the policy.
+                line += "leaves the peak at \(base.peak) requests per minute** against `\(result.variants[0].name)`,"
+            } else {
+                line += (change < 0 ? "cuts" : "raises") + " the peak"
+                line += " from \(base.peak) to \(loads[index].peak) requests per minute (\(signedPercent(change)))** against `\(result.variants[0].name)`,"
+            }
             line += " with \(changeInWords(totalChange)) requests in all."
             lines.append(line)
         }

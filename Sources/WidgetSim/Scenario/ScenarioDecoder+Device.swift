@@ -70,12 +70,18 @@ extension ScenarioDecoder {
             widgets.append(decoded)
         }
         var script: [ScriptedAction] = []
+        var repeating: [RepeatingAction] = []
         for action in try object.optional("script")?.array() ?? [] {
-            script.append(try decodeScriptedAction(action, pages: pages, apps: apps, widgets: widgets, days: days))
+            switch try decodeScriptEntry(action, pages: pages, apps: apps, widgets: widgets, days: days) {
+            case .once(let actions): script += actions
+            case .repeating(let action): repeating.append(action)
+            }
         }
-        return DeviceSetup(
+        var device = DeviceSetup(
             id: id, utcOffsetSeconds: offset, isPad: isPad, user: user, pages: pages, apps: apps, widgets: widgets,
             script: script)
+        device.repeatingScript = repeating
+        return device
     }
 
     func decodeUser(_ value: ValueReader) throws(ScenarioError) -> UserProfile {
@@ -87,19 +93,23 @@ extension ScenarioDecoder {
         // A sleep time before the wake time means after midnight.
         if user.sleepSecond <= user.wakeSecond { user.sleepSecond += Seconds.day }
         if let jitter = object.optional("dayJitter") { user.dayJitter = try jitter.wholeSeconds(maximum: 6 * Seconds.hour) }
-        if let shape = object.optional("hourlyActivity") {
-            let values = try shape.array()
-            guard values.count == 24 else {
-                throw shape.invalid("\(values.count) values", allowed: "exactly 24 non-negative numbers, one per local hour")
-            }
-            user.hourlyActivity = try values.map { value throws(ScenarioError) in try value.double(in: 0...1_000) }
-            guard user.hourlyActivity.contains(where: { $0 > 0 }) else {
-                throw shape.invalid("every value is 0", allowed: "at least one positive value")
-            }
-        }
+        if let shape = object.optional("hourlyActivity") { user.hourlyActivity = try ScenarioDecoder.hourlyWeights(shape) }
         if let rate = object.optional("locationChangesPerDay") { user.locationChangesPerDay = try rate.double(in: 0...1_000) }
         if let rate = object.optional("systemChangesPerDay") { user.systemChangesPerDay = try rate.double(in: 0...100) }
         return user
+    }
+
+    /// 24 relative weights, one per local hour from 00–01, at least one of them positive.
+    static func hourlyWeights(_ shape: ValueReader) throws(ScenarioError) -> [Double] {
+        let values = try shape.array()
+        guard values.count == 24 else {
+            throw shape.invalid("\(values.count) values", allowed: "exactly 24 non-negative numbers, one per local hour")
+        }
+        let weights = try values.map { value throws(ScenarioError) in try value.double(in: 0...1_000) }
+        guard weights.contains(where: { $0 > 0 }) else {
+            throw shape.invalid("every value is 0", allowed: "at least one positive value")
+        }
+        return weights
     }
 
     func decodePage(_ value: ValueReader) throws(ScenarioError) -> PageSetup {

@@ -1,7 +1,13 @@
 // "fleet": a population drawn from one device template.
 
 extension ScenarioDecoder {
-    static let fleetFields = ["devices", "device", "utcOffsets", "wake", "sleep", "viewsScale", "sessionsScale", "widgetSets", "addedWithin", "warmUpDays"]
+    static let fleetFields = ["devices", "device", "utcOffsets", "wake", "sleep", "viewsScale", "sessionsScale", "widgetSets", "addedWithin", "warmUpDays", "moments"]
+    static let momentFields = ["at", "share", "spread", "action", "page", "app", "kind", "length"]
+    /// Actions a moment may take: none names a widget, since a fleet's widget
+    /// sets give devices different widgets.
+    static let momentActions = [
+        "view", "reloadTimelines", "reloadAllTimelines", "push", "appSession", "mediaSession", "locationChange", "systemChange",
+    ]
 
     func decodeFleet(_ value: ValueReader, days: Int) throws(ScenarioError) -> FleetSetup {
         let object = try value.object()
@@ -47,7 +53,43 @@ extension ScenarioDecoder {
         }
         var fleet = FleetSetup(deviceCount: count, template: template, variation: variation)
         if let warmUp = object.optional("warmUpDays") { fleet.warmUpDays = try warmUp.int(in: 0...30) }
+        if let moments = object.optional("moments") {
+            for moment in try ScenarioDecoder.nonEmpty(moments, leaveOut: "no moments") {
+                fleet.moments.append(try decodeMoment(moment, template: template, days: days))
+            }
+        }
         return fleet
+    }
+
+    /// {"at": instant, "share": 0...1, "spread": duration, "action": ..., "app": ...}
+    func decodeMoment(_ value: ValueReader, template: DeviceSetup, days: Int) throws(ScenarioError) -> FleetMoment {
+        let object = try value.object()
+        try object.rejectUnknownFields(ScenarioDecoder.momentFields)
+        let at = try instant(try object.required("at"), days: days)
+        let share = try object.required("share").probability()
+        let spread = try object.optional("spread")?.wholeSeconds(maximum: Seconds.day) ?? 0
+        let actionValue = try object.required("action")
+        let name = try actionValue.string()
+        if ["tap", "truthChange"].contains(name) {
+            throw actionValue.invalid(
+                "action \"\(name)\" names a widget, and a fleet's widget sets give devices different widgets",
+                allowed: ScenarioDecoder.momentActions.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        let action = try decodeAction(
+            object, pages: template.pages, apps: template.apps, widgets: [], allowed: ScenarioDecoder.momentActions)
+        let app = ScenarioDecoder.appIndex(of: action).map { " (\(template.apps[$0].id))" } ?? ""
+        let percent = FixedDecimal.format(share * 100, decimals: share * 100 == (share * 100).rounded() ? 0 : 1)
+        let within = spread > 0 ? " within \(DurationText.format(Double(spread)))" : " in the same second"
+        return FleetMoment(at: at, share: share, spread: spread, action: action, label: "\(name)\(app) to \(percent) % of devices\(within)")
+    }
+
+    /// The app an action names, if it names one.
+    static func appIndex(of action: ScriptedAction.Action) -> Int? {
+        switch action {
+        case .reloadTimelines(let app, _), .reloadAllTimelines(let app), .push(let app), .appSession(let app, _), .mediaSession(let app, _):
+            return app
+        default: return nil
+        }
     }
 
     /// {"from": "HH:MM", "to": "HH:MM"}; "to" before "from" runs past midnight.

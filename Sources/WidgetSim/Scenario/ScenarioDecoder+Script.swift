@@ -1,18 +1,79 @@
-// "script": actions at fixed times.
+// "script": actions at fixed times, at a list of times (a fixture list), or
+// repeated at a local time of day ("daily", on "days" of the week).
 
 extension ScenarioDecoder {
-    static let scriptFields = ["at", "action", "page", "app", "kind", "widget", "length"]
+    static let scriptFields = ["at", "daily", "days", "action", "page", "app", "kind", "widget", "length"]
     static let scriptActions = [
         "view", "reloadTimelines", "reloadAllTimelines", "push", "appSession", "mediaSession", "tap", "truthChange",
         "locationChange", "systemChange",
     ]
 
-    func decodeScriptedAction(
+    /// What one "script" element becomes.
+    enum ScriptEntry {
+        /// One action per listed instant, in time order.
+        case once([ScriptedAction])
+        case repeating(RepeatingAction)
+    }
+
+    func decodeScriptEntry(
         _ value: ValueReader, pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup], days: Int
-    ) throws(ScenarioError) -> ScriptedAction {
+    ) throws(ScenarioError) -> ScriptEntry {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.scriptFields)
-        let at = try object.required("at").wholeSeconds(maximum: days * Seconds.day - 1)
+        let action = try decodeAction(object, pages: pages, apps: apps, widgets: widgets, allowed: ScenarioDecoder.scriptActions)
+        let whenAllowed = "either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM\", with \"days\" for some weekdays)"
+        switch (object.optional("at"), object.optional("daily")) {
+        case (let at?, nil):
+            if let extra = object.optional("days") {
+                throw extra.invalid("\"days\" without \"daily\"", allowed: "\"days\" together with \"daily\"")
+            }
+            guard case .array = at.node.value else {
+                return .once([ScriptedAction(at: try at.wholeSeconds(maximum: days * Seconds.day - 1), action)])
+            }
+            // A fixture list: each instant a duration since the start or a local date and time.
+            var actions: [ScriptedAction] = []
+            for item in try ScenarioDecoder.nonEmpty(at, leaveOut: "nothing: give one instant instead of a list") {
+                let instant = try instant(item, days: days)
+                if let last = actions.last?.at, instant <= last {
+                    throw item.invalid("\(instant) s is not after the previous instant at \(last) s", allowed: "instants in time order, each once")
+                }
+                actions.append(ScriptedAction(at: instant, action))
+            }
+            return .once(actions)
+        case (nil, let daily?):
+            let second = try daily.clockTime()
+            guard second < Seconds.day else {
+                throw daily.invalid("\"24:00\" is the next day's \"00:00\"", allowed: "a local time from \"00:00\" to \"23:59:59\"")
+            }
+            let weekdays = try object.optional("days").map { value throws(ScenarioError) in try decodeWeekdays(value) } ?? Weekday.allCases
+            return .repeating(RepeatingAction(secondOfDay: second, weekdays: weekdays, action))
+        case (let at?, _?):
+            throw at.invalid("both \"at\" and \"daily\"", allowed: whenAllowed)
+        case (nil, nil):
+            throw value.invalid("no \"at\" or \"daily\"", allowed: whenAllowed)
+        }
+    }
+
+    /// A non-empty list of distinct weekday names ("mon" ... "sun").
+    func decodeWeekdays(_ value: ValueReader) throws(ScenarioError) -> [Weekday] {
+        var weekdays: [Weekday] = []
+        for day in try ScenarioDecoder.nonEmpty(value, leaveOut: "every day of the week") {
+            let name = try day.string()
+            guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
+                throw day.invalid("unknown weekday \"\(name)\"", allowed: Weekday.allCases.map { "\"\($0.shortName)\"" }.joined(separator: ", "))
+            }
+            guard !weekdays.contains(weekday) else {
+                throw day.invalid("weekday \"\(name)\" listed twice", allowed: "each weekday at most once")
+            }
+            weekdays.append(weekday)
+        }
+        return weekdays
+    }
+
+    /// The "action" of a script element or a fleet moment, among `allowed`.
+    func decodeAction(
+        _ object: ObjectReader, pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup], allowed: [String]
+    ) throws(ScenarioError) -> ScriptedAction.Action {
         let actionValue = try object.required("action")
         let name = try actionValue.string()
         func app() throws(ScenarioError) -> Int {
@@ -21,24 +82,23 @@ extension ScenarioDecoder {
         func widget() throws(ScenarioError) -> Int {
             try reference(try object.required("widget"), to: widgets.map(\.id), what: "widget")!
         }
-        let action: ScriptedAction.Action
-        switch name {
-        case "view": action = .view(page: try reference(object.required("page"), to: pages.map(\.name), what: "page")!)
-        case "reloadTimelines": action = .reloadTimelines(app: try app(), kind: try object.required("kind").string())
-        case "reloadAllTimelines": action = .reloadAllTimelines(app: try app())
-        case "push": action = .push(app: try app())
-        case "appSession":
-            action = .appSession(app: try app(), length: try object.optional("length")?.wholeSeconds(minimum: 1, maximum: Seconds.day) ?? 180)
-        case "mediaSession":
-            action = .mediaSession(app: try app(), length: try object.optional("length")?.wholeSeconds(minimum: 1, maximum: Seconds.day) ?? 1_800)
-        case "tap": action = .tap(widget: try widget())
-        case "truthChange": action = .truthChange(widget: try widget())
-        case "locationChange": action = .locationChange
-        case "systemChange": action = .systemChange
-        default:
-            let hint = Suggestion.hint(for: name, among: ScenarioDecoder.scriptActions, style: .parenthesized)
-            throw actionValue.invalid("unknown action \"\(name)\"\(hint)", allowed: ScenarioDecoder.scriptActions.map { "\"\($0)\"" }.joined(separator: ", "))
+        guard allowed.contains(name) else {
+            let hint = Suggestion.hint(for: name, among: allowed, style: .parenthesized)
+            throw actionValue.invalid("unknown action \"\(name)\"\(hint)", allowed: allowed.map { "\"\($0)\"" }.joined(separator: ", "))
         }
-        return ScriptedAction(at: at, action)
+        switch name {
+        case "view": return .view(page: try reference(object.required("page"), to: pages.map(\.name), what: "page")!)
+        case "reloadTimelines": return .reloadTimelines(app: try app(), kind: try object.required("kind").string())
+        case "reloadAllTimelines": return .reloadAllTimelines(app: try app())
+        case "push": return .push(app: try app())
+        case "appSession":
+            return .appSession(app: try app(), length: try object.optional("length")?.wholeSeconds(minimum: 1, maximum: Seconds.day) ?? 180)
+        case "mediaSession":
+            return .mediaSession(app: try app(), length: try object.optional("length")?.wholeSeconds(minimum: 1, maximum: Seconds.day) ?? 1_800)
+        case "tap": return .tap(widget: try widget())
+        case "truthChange": return .truthChange(widget: try widget())
+        case "locationChange": return .locationChange
+        default: return .systemChange
+        }
     }
 }

@@ -11,7 +11,7 @@ extension ScenarioDecoder {
     ]
     static let truthFields = [
         "changeEvery", "activeHours", "scheduledChanges", "forecastHorizon", "dynamicDateText", "randomChangesPerDay",
-        "onRandomChange", "changesWithLocation",
+        "randomChangesByHour", "onRandomChange", "changesWithLocation",
     ]
     static let activeHoursFields = ["days", "from", "to"]
 
@@ -155,6 +155,7 @@ extension ScenarioDecoder {
         if let horizon = object.optional("forecastHorizon") { truth.forecastHorizonMean = try horizon.seconds(maximum: 30 * Double(Seconds.day)) }
         if let live = object.optional("dynamicDateText") { truth.periodicDrawnLive = try live.bool() }
         if let rate = object.optional("randomChangesPerDay") { truth.randomChangesPerDay = try rate.double(in: 0...10_000) }
+        if let shape = object.optional("randomChangesByHour") { truth.randomChangesByHour = try ScenarioDecoder.hourlyWeights(shape) }
         if let reaction = object.optional("onRandomChange") { truth.reaction = try reaction.oneOf(TruthReaction.self) }
         if let location = object.optional("changesWithLocation") { truth.changesWithLocation = try location.bool() }
         return truth

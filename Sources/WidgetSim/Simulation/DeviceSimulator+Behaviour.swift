@@ -291,10 +291,32 @@ extension DeviceSimulator {
     // MARK: Truth changes and notifications (F16, F19)
 
     mutating func scheduleNextTruthChange(_ widget: Int, day: Int, after: SimTime) {
-        let perDay = widgets[widget].setup.truth.randomChangesPerDay
-        if let next = Self.allDayArrival(day: day, after: after, perDay: perDay, calendar: calendar, random: &widgets[widget].truthRandom) {
+        let truth = widgets[widget].setup.truth
+        let next: SimTime?
+        if let shape = truth.randomChangesByHour {
+            next = Self.shapedAllDayArrival(
+                day: day, after: after, perDay: truth.randomChangesPerDay, shape: shape, calendar: calendar,
+                random: &widgets[widget].truthRandom)
+        } else {
+            next = Self.allDayArrival(
+                day: day, after: after, perDay: truth.randomChangesPerDay, calendar: calendar, random: &widgets[widget].truthRandom)
+        }
+        if let next {
             queue.schedule(.truthChanged(widget: Int32(widget), day: Int32(day)), at: next)
         }
+    }
+
+    /// The next arrival within local day `day`, spread over its hours by
+    /// `shape`; the day's expected total stays `perDay`.
+    static func shapedAllDayArrival(
+        day: Int, after: SimTime, perDay: Double, shape: [Double], calendar: CivilCalendar, random: inout RandomStream
+    ) -> SimTime? {
+        let start = calendar.startOfDay(day)
+        let end = start + Seconds.day
+        return ArrivalProcess.nextArrival(
+            after: after, start: start, end: end, expected: perDay,
+            totalWeight: ArrivalProcess.weightedLength(from: start, to: end, shape: shape, calendar: calendar),
+            shape: shape, calendar: calendar, random: &random)
     }
 
     mutating func changeTruth(_ widget: Int, day: Int) {

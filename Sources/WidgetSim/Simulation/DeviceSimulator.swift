@@ -77,11 +77,16 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     public init(device: DeviceSetup, of simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
         self.observer = observer
         self.deviceIndex = deviceIndex
+        let deviceCalendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
+        self.calendar = deviceCalendar
+        // Repeating actions become plain scripted ones on the device's own
+        // clock, after the fixed ones, so the fixed ones keep their indices.
+        var device = device
+        device.script += device.repeatingScript.flatMap { $0.instants(before: simulation.endTime, calendar: deviceCalendar) }
         self.setup = device
         self.parameters = simulation.scheduler
         self.scheduler = ReloadScheduler(
             parameters: simulation.scheduler, delaySeed: simulation.masterSeed.derived("device", device.id).derived("scheduling-delay"))
-        self.calendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
         self.endTime = simulation.endTime
         let seed = simulation.masterSeed.derived("device", device.id)
         self.seed = seed

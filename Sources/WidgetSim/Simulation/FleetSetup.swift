@@ -13,6 +13,9 @@ public struct FleetSetup: Sendable {
     /// have just added their widgets have no viewing history yet, so the first
     /// hours are a start-up transient, not the fleet's steady state.
     public var warmUpDays = 1
+    /// Instants that hit a share of the fleet at once (a goal pushed to every
+    /// fan, a daylight-saving switch), in the order of the scenario file.
+    public var moments: [FleetMoment] = []
 
     public static let maximumDevices = 10_000_000
 
@@ -28,6 +31,15 @@ public struct FleetSetup: Sendable {
         var device = template
         device.id = "d\(index)"
         variation.apply(to: &device, random: &random)
+        // A stream of its own, so moments move none of the profile's draws;
+        // each moment takes two draws whether or not it hits the device, so
+        // adding a moment never changes who an earlier one hits.
+        var momentRandom = master.derived("fleet-moments").derived(UInt64(index)).stream()
+        for moment in moments {
+            let hits = momentRandom.nextUnit() < moment.share
+            let delay = momentRandom.nextInt(below: moment.spread + 1)
+            if hits { device.script.append(ScriptedAction(at: moment.at + delay, moment.action)) }
+        }
         return device
     }
 
@@ -100,5 +112,34 @@ public struct FleetVariation: Sendable {
             threshold -= option.1
         }
         return options[options.count - 1].0
+    }
+}
+
+/// An instant that reaches a share of the fleet's devices together: a goal
+/// pushed to every fan in the same second (F19), a breaking story, or a
+/// locale, time-zone or daylight-saving change that gives every widget of a
+/// device a free reload at once (F17).
+///
+/// Promised: whether device `i` is hit, and its delay, are drawn from a
+/// stream of the master seed and `i` alone, so shards and threads agree.
+public struct FleetMoment: Equatable, Sendable {
+    /// Seconds from the start of the measured run.
+    public var at: SimTime
+    /// The probability that a device is hit, 0...1.
+    public var share: Double
+    /// A device hit gets the action a uniform 0...`spread` seconds after
+    /// `at` (a server that sends its pushes over a few minutes); 0 means
+    /// every device in the same second.
+    public var spread: Int
+    public var action: ScriptedAction.Action
+    /// Says what happens, for reports ("push news to 60 % of devices").
+    public var label: String
+
+    public init(at: SimTime, share: Double, spread: Int = 0, action: ScriptedAction.Action, label: String) {
+        self.at = at
+        self.share = share
+        self.spread = spread
+        self.action = action
+        self.label = label
     }
 }

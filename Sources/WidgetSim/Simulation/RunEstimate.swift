@@ -190,7 +190,9 @@ public struct RunEstimate: Equatable, Sendable {
                 break
             }
         }
-        add("\(path).script", events: Double(device.script.count) / Double(max(1, days)))
+        // A repeating action happens on as many days a week as it has weekdays.
+        let repeatsPerDay = device.repeatingScript.reduce(0.0) { $0 + Double($1.weekdays.filter { $0 }.count) / 7 }
+        add("\(path).script", events: Double(device.script.count) / Double(max(1, days)) + repeatsPerDay)
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
             // Calls: every free request, and budgeted ones up to what the budget

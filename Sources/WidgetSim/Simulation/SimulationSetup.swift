@@ -125,6 +125,9 @@ public struct DeviceSetup: Sendable {
     public var widgets: [WidgetSetup]
     /// Actions at fixed times, applied in addition to the random behaviour.
     public var script: [ScriptedAction]
+    /// Actions at a time of day on the device's own clock, every day or on
+    /// some weekdays (a morning briefing at 07:30, a match on weekdays at 18:00).
+    public var repeatingScript: [RepeatingAction] = []
 
     public init(
         id: String,
@@ -217,6 +220,10 @@ public struct TruthSetup: Equatable, Sendable {
     public var forecastHorizonMean: Double = 0
     /// Unpredictable changes a day, at any hour.
     public var randomChangesPerDay: Double = 0
+    /// How `randomChangesPerDay` is spread over the local hours (24 relative
+    /// weights, as `UserProfile.hourlyActivity`); nil spreads them evenly.
+    /// News is quiet at night, and a quiet hour keeps the day's total.
+    public var randomChangesByHour: [Double]?
     public var reaction: TruthReaction = .none
     /// Significant location changes change this widget's truth (a location widget, F17, F21).
     public var changesWithLocation = false
@@ -333,5 +340,39 @@ public struct ScriptedAction: Equatable, Sendable {
     public init(at: SimTime, _ action: Action) {
         self.at = at
         self.action = action
+    }
+}
+
+/// A scripted action repeated at one local time of day, on chosen weekdays.
+///
+/// Promised: the instants follow the device's own calendar (a fleet device's
+/// 07:30 is its own local 07:30), one per chosen day, within the run.
+public struct RepeatingAction: Equatable, Sendable {
+    /// Seconds after local midnight, 0..<86 400.
+    public var secondOfDay: Int
+    /// Which weekdays the action happens on, indexed by `Weekday.rawValue`.
+    public var weekdays: [Bool]
+    public var action: ScriptedAction.Action
+
+    public init(secondOfDay: Int, weekdays: [Weekday] = Weekday.allCases, _ action: ScriptedAction.Action) {
+        var chosen = Array(repeating: false, count: 7)
+        for day in weekdays { chosen[day.rawValue] = true }
+        self.secondOfDay = secondOfDay
+        self.weekdays = chosen
+        self.action = action
+    }
+
+    /// The action's instants in `0..<end`, in time order.
+    func instants(before end: SimTime, calendar: CivilCalendar) -> [ScriptedAction] {
+        guard end > 0 else { return [] }
+        var actions: [ScriptedAction] = []
+        for day in calendar.dayIndex(0)...calendar.dayIndex(end - 1) {
+            let dayStart = calendar.startOfDay(day)
+            let t = dayStart + secondOfDay
+            if t >= 0 && t < end && weekdays[calendar.weekday(dayStart).rawValue] {
+                actions.append(ScriptedAction(at: t, action))
+            }
+        }
+        return actions
     }
 }

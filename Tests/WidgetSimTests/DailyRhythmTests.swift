@@ -1,0 +1,81 @@
+import Testing
+@testable import WidgetSim
+
+/// A world with a daily rhythm: random truth changes that follow an hourly
+/// shape, and scripted actions that repeat on the local clock or come from a
+/// fixture list.
+@Suite("Daily rhythm")
+struct DailyRhythmTests {
+    /// A device with one widget whose truth changes `perDay` times a day.
+    static func fixture(perDay: Double, byHour: [Double]?, days: Int = 4) -> Fixture {
+        var truth = TruthSetup()
+        truth.randomChangesPerDay = perDay
+        truth.randomChangesByHour = byHour
+        var fixture = Fixture(.configured("news", policy: .never, truth: truth))
+        fixture.days = days
+        return fixture
+    }
+
+    /// Changes never fall in an hour whose weight is 0.
+    @Test func randomChangesStayOutOfHoursWeightedZero() {
+        var shape = Array(repeating: 0.0, count: 24)
+        shape[9] = 1
+        shape[18] = 1
+        let changes = Self.fixture(perDay: 48, byHour: shape).run().contentChanges
+        #expect(changes.count > 100)
+        #expect(changes.allSatisfy { [9, 18].contains(($0.time % Seconds.day) / Seconds.hour) })
+    }
+
+    /// A shape moves changes between hours but keeps the day's expected total.
+    @Test func anHourlyShapeKeepsTheDailyTotal() {
+        let shape = (0..<24).map { $0 < 6 ? 0.1 : 1.5 }
+        let shaped = Self.fixture(perDay: 50, byHour: shape, days: 20).run().contentChanges.count
+        // 1,000 expected; a Poisson count's standard deviation is about 32.
+        #expect(abs(shaped - 1_000) < 150)
+    }
+
+    /// "daily" happens at the local time of day on the device's own clock.
+    @Test func aDailyActionFollowsTheDevicesLocalClock() {
+        let action = RepeatingAction(secondOfDay: 7 * Seconds.hour + 30 * Seconds.minute, .systemChange)
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 2 * Seconds.hour)
+        let instants = action.instants(before: 3 * Seconds.day, calendar: calendar).map(\.at)
+        // Local 07:30 at +02:00 is 05:30 UTC, and t = 0 is local midnight.
+        #expect(instants == [0, 1, 2].map { $0 * Seconds.day + 7 * Seconds.hour + 30 * Seconds.minute })
+    }
+
+    /// "days" keeps a repeating action to its weekdays.
+    @Test func aWeekdayActionSkipsTheWeekend() {
+        let weekdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
+        let action = RepeatingAction(secondOfDay: 18 * Seconds.hour, weekdays: weekdays, .systemChange)
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)  // a Monday
+        let days = action.instants(before: 14 * Seconds.day, calendar: calendar).map { $0.at / Seconds.day }
+        #expect(days == [0, 1, 2, 3, 4, 7, 8, 9, 10, 11])
+    }
+
+    /// A repeating action in a scenario file runs like a scripted one: a
+    /// system change reloads the widget, free (F17).
+    @Test func aRepeatingScriptEntryRunsEachDay() throws {
+        let text = """
+            { "name": "rhythm", "days": 3, "scheduler": { "systemReloadDelay": { "distribution": "fixed", "value": "0s" } },
+              "devices": [ { "id": "phone", "user": { "systemChangesPerDay": 0 },
+                "widgets": [ { "id": "w", "provider": { "policy": "never" } } ],
+                "script": [ { "daily": "07:30", "action": "systemChange" } ] } ] }
+            """
+        let run = try Simulation.run(try ScenarioLoader.decode(text, file: "rhythm.json"))
+        let system = run.reloads.filter { $0.trigger == .system }.map(\.time)
+        #expect(system == [0, 1, 2].map { $0 * Seconds.day + 7 * Seconds.hour + 30 * Seconds.minute })
+    }
+
+    /// "at" with a list is a fixture list: one action per instant, durations
+    /// and local dates alike.
+    @Test func aFixtureListGivesOneActionPerInstant() throws {
+        let text = """
+            { "name": "fixtures", "days": 3, "start": "2026-03-02T00:00",
+              "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "never" } } ],
+                "script": [ { "at": ["2h", "2026-03-03T19:45"], "action": "truthChange", "widget": "w" } ] } ] }
+            """
+        let script = try ScenarioLoader.decode(text, file: "fixtures.json").devices[0].script
+        #expect(script.map(\.at) == [2 * Seconds.hour, Seconds.day + 19 * Seconds.hour + 45 * Seconds.minute])
+        #expect(script.allSatisfy { $0.action == .truthChange(widget: 0) })
+    }
+}
