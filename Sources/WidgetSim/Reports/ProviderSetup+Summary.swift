@@ -30,7 +30,9 @@ extension PolicyRule {
     var summary: String {
         var conditions: [String] = []
         if weekdays.contains(false) {
-            conditions.append(Weekday.allCases.filter { weekdays[$0.rawValue] }.map(\.shortName).joined(separator: ","))
+            let days = Weekday.allCases.filter { weekdays[$0.rawValue] }
+            let consecutive = days.count >= 3 && days.last!.rawValue - days.first!.rawValue == days.count - 1
+            conditions.append(consecutive ? days.first!.shortName + "–" + days.last!.shortName : days.map(\.shortName).joined(separator: ","))
         }
         if let window {
             conditions.append(PolicyRule.clockText(window.from) + "–" + PolicyRule.clockText(window.to))
