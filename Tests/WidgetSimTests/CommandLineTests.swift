@@ -48,7 +48,7 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["simulate", "weather", "--out", out.path, "--days", "2"])
         #expect(result.status == 0, "\(result.errors)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(names == ["daily.csv", "parameters.csv", "reloads.csv", "staleness.svg", "summary.md", "timeline-phone-forecast.svg", "views.csv"])
+        #expect(names == ["daily.csv", "parameters.csv", "reloads.csv", "staleness-by-hour.svg", "staleness.svg", "summary.md", "timeline-phone-forecast.svg", "views.csv"])
         let reloads = try String(contentsOf: out.appendingPathComponent("reloads.csv"), encoding: .utf8)
         #expect(reloads.hasPrefix("seconds,time,device,widget,kind,trigger,budgeted,budget_used_24h,budget_limit,waited_seconds,result,entries,policy,next_eligible_seconds\n"))
         #expect(result.output.contains("weather: 2 days"))

@@ -17,7 +17,7 @@ struct DeterminismTests {
         let setup = try Self.weather()
         let first = try Self.render(setup)
         let second = try Self.render(setup)
-        #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "parameters.csv", "staleness.svg", "timeline-phone-forecast.svg"])
+        #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "parameters.csv", "staleness.svg", "staleness-by-hour.svg", "timeline-phone-forecast.svg"])
         #expect(first == second)
     }
 
