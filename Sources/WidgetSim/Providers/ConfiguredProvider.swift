@@ -39,6 +39,12 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         /// replaces `entryCount`, `entrySpacing` and `alignEntries`.
         public var entryOffsets: [Int]?
         public var policy: Policy = .atEnd
+        /// Rules that replace `policy` at some times of day or week, or while
+        /// the truth is inside or outside its active hours: the first that
+        /// applies at the call's local time decides (see `PolicyRule`). An
+        /// `after` interval from a rule is treated like `policy`'s (rounding,
+        /// skipping inactive hours, jitter); an `until` date only gets jitter.
+        public var schedule: [PolicyRule] = []
         /// Round the `after` date up to a multiple of this many seconds on the
         /// local clock (0 = no rounding). Rounding to the hour makes a fleet
         /// reload together (F25).
@@ -137,11 +143,17 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     }
 
     func reloadPolicy(now: SimTime, context: inout TimelineProviderContext) -> TimelineReloadPolicy {
-        switch settings.policy {
+        let answer = PolicyRule.firstAnswer(of: settings.schedule, at: now, calendar: context.calendar, truthWindow: context.truthActiveWindow)
+        switch answer ?? PolicyRule.Answer(settings.policy) {
         case .atEnd:
             return .atEnd
         case .never:
             return .never
+        case .until(let secondOfDay):
+            // The author named the clock time, so no rounding and no skipping;
+            // jitter still spreads a fleet that asks for the same time (F25).
+            let date = PolicyRule.nextOccurrence(ofSecondOfDay: secondOfDay, after: now, calendar: context.calendar)
+            return .after(jittered(date, context: &context))
         case .after(let interval):
             var date = now + interval
             if settings.afterAlignment > 0 {
@@ -158,11 +170,15 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
                     date = opening
                 }
             }
-            if settings.jitter > 0 {
-                date += Int(context.randomUnit() * Double(settings.jitter + 1))
-            }
-            return .after(date)
+            return .after(jittered(date, context: &context))
         }
+    }
+
+    /// `date` plus a uniform 0...`jitter` seconds, drawn only when jitter is set
+    /// (so a provider without it draws nothing from its stream).
+    func jittered(_ date: SimTime, context: inout TimelineProviderContext) -> SimTime {
+        guard settings.jitter > 0 else { return date }
+        return date + Int(context.randomUnit() * Double(settings.jitter + 1))
     }
 
     /// The first instant at or after `t` that is a multiple of `step` seconds

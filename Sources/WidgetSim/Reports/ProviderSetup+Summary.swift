@@ -10,6 +10,9 @@ extension ProviderSetup {
             case .never: parts.append("never")
             case .after(let interval): parts.append("after(\(DurationText.format(Double(interval))))")
             }
+            if !settings.schedule.isEmpty {
+                parts[0] = settings.schedule.map(\.summary).joined(separator: "; ") + "; otherwise " + parts[0]
+            }
             if let offsets = settings.entryOffsets {
                 parts.append("\(offsets.count) entries at " + offsets.prefix(4).map { "+" + DurationText.format(Double($0)) }.joined(separator: ", ") + (offsets.count > 4 ? "…" : ""))
             } else {
@@ -19,5 +22,34 @@ extension ProviderSetup {
             if settings.jitter > 0 { parts.append("jitter \(DurationText.format(Double(settings.jitter)))") }
             return parts.joined(separator: ", ")
         }
+    }
+}
+
+extension PolicyRule {
+    /// The rule in a few words for summaries: "mon–fri 07:00–09:30: after(15m)".
+    var summary: String {
+        var conditions: [String] = []
+        if weekdays.contains(false) {
+            let days = Weekday.allCases.filter { weekdays[$0.rawValue] }
+            let consecutive = days.count >= 3 && days.last!.rawValue - days.first!.rawValue == days.count - 1
+            conditions.append(consecutive ? days.first!.shortName + "–" + days.last!.shortName : days.map(\.shortName).joined(separator: ","))
+        }
+        if let window {
+            conditions.append(PolicyRule.clockText(window.from) + "–" + PolicyRule.clockText(window.to))
+        }
+        if let truth { conditions.append("truth \(truth.rawValue)") }
+        let policy: String
+        switch answer {
+        case .atEnd: policy = "atEnd"
+        case .never: policy = "never"
+        case .after(let interval): policy = "after(\(DurationText.format(Double(interval))))"
+        case .until(let second): policy = "after(next \(PolicyRule.clockText(second)))"
+        }
+        return conditions.joined(separator: " ") + ": " + policy
+    }
+
+    static func clockText(_ secondOfDay: Int) -> String {
+        let hours = secondOfDay / Seconds.hour, minutes = secondOfDay % Seconds.hour / Seconds.minute
+        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
 }

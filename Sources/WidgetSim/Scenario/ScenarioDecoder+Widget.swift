@@ -6,7 +6,7 @@ extension ScenarioDecoder {
     ]
     static let providerFields = [
         "entries", "entryOffsets", "entrySpacing", "alignEntries", "forecasts", "policy", "after", "afterAlignment", "jitter",
-        "skipInactiveHours", "retryAfterFailure", "latency", "failureRate", "backgroundSessionProbability",
+        "skipInactiveHours", "schedule", "retryAfterFailure", "latency", "failureRate", "backgroundSessionProbability",
         "backgroundSessionDuration",
     ]
     static let truthFields = [
@@ -30,6 +30,9 @@ extension ScenarioDecoder {
         let configuration = try object.optional("configuration")?.string()
         let provider = try decodeProvider(try object.required("provider"))
         let truth = try object.optional("truth").map { value throws(ScenarioError) in try decodeTruth(value, days: days) } ?? TruthSetup()
+        if case .configured(let settings) = provider, let schedule = try object.required("provider").object().optional("schedule") {
+            try checkSchedule(settings.schedule, in: schedule, truthWindow: truth.periodic?.window)
+        }
         let taps = try object.optional("tapsPerView")?.probability() ?? 0
         let launches = try object.optional("launchesAppPerView")?.probability() ?? 0
         let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1) ?? 0
@@ -120,6 +123,9 @@ extension ScenarioDecoder {
         if let alignment = object.optional("afterAlignment") { settings.afterAlignment = try alignment.wholeSeconds(maximum: Seconds.day) }
         if let jitter = object.optional("jitter") { settings.jitter = try jitter.wholeSeconds(maximum: Seconds.day) }
         if let skip = object.optional("skipInactiveHours") { settings.skipInactiveHours = try skip.bool() }
+        if let schedule = object.optional("schedule") {
+            settings.schedule = try ScenarioDecoder.nonEmpty(schedule, leaveOut: "the provider's own policy at all times").map(decodePolicyRule)
+        }
         if let retry = object.optional("retryAfterFailure") { settings.retryAfterFailure = try retry.wholeSeconds(minimum: 1, maximum: Seconds.day) }
         if let latency = object.optional("latency") { settings.network.latency = try decodeDistribution(latency) }
         if let failures = object.optional("failureRate") { settings.network.failureRate = try failures.probability() }
