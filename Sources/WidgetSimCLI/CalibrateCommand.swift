@@ -122,7 +122,12 @@ struct CalibrateCommand: Command {
 
     /// A device log, or an error naming its line and column (65), or why it cannot be read (66).
     static func readLog(_ path: String) throws(CommandError) -> DeviceLog {
-        let bytes = try CheckCommand.bytes(of: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.bytes(at: path, limit: DeviceLog.maximumFileBytes)
+        } catch {
+            throw CommandError(error.description, code: .noInput)
+        }
         do {
             return try DeviceLog.parse(bytes, file: path)
         } catch {

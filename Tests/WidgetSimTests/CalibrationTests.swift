@@ -306,3 +306,18 @@ struct CalibrationSweepTests {
         #expect(coverage >= 0.9, "the intervals held the hidden value in \(held) of \(identified) identified cases")
     }
 }
+
+@Suite("Device log limits")
+struct DeviceLogLimitTests {
+    @Test func aLogOfMoreLinesThanTheLimitIsRefusedAtTheFirstLinePastIt() {
+        var text = DeviceLog.header.joined(separator: ",") + "\n"
+        let line = "2026-03-02T10:00:00Z,foreground,app,,,,,,\n"
+        text.reserveCapacity(text.utf8.count + (DeviceLog.maximumLines + 1) * line.utf8.count)
+        for _ in 0...DeviceLog.maximumLines { text += line }
+        #expect {
+            _ = try DeviceLog.parse(Array(text.utf8), file: "big.csv")
+        } throws: { error in
+            "\(error)".hasPrefix("big.csv:\(DeviceLog.maximumLines + 2): more than 1000000 lines")
+        }
+    }
+}

@@ -79,6 +79,10 @@ public struct DeviceLog: Sendable {
     /// provider that returns more is refused by WidgetKit anyway (F23).
     public static let maximumEntries = 1_000_000
     public static let maximumFieldBytes = 1_024
+    /// A year of a busy phone is a few megabytes; these bound what a bad or
+    /// hostile file can make the tool hold and simulate.
+    public static let maximumFileBytes = 64 * 1_024 * 1_024
+    public static let maximumLines = 1_000_000
 
     /// Reads a device log. Every field is checked where it is read; the
     /// first bad one is reported with its line and column name.
@@ -94,6 +98,9 @@ public struct DeviceLog: Sendable {
             let row: CSVReader.Row?
             do { row = try reader.next() } catch { throw DeviceLogError(file: file, line: error.line, field: nil, message: error.message) }
             guard let row else { break }
+            guard lines.count < maximumLines else {
+                throw DeviceLogError(file: file, line: row.line, field: nil, message: "more than \(maximumLines) lines, the most a device log may hold (a year of a busy phone is about 50,000)")
+            }
             lines.append(try parseLine(row.fields, line: row.line, file: file))
         }
         return DeviceLog(lines: lines, file: file)
