@@ -104,15 +104,9 @@ struct CompareCommand: Command {
         if let widget { try requireWidget(widget, in: document.base) }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try checkReportDestination(outputDirectory)
-        let progress = quiet ? nil : ProgressLine("compare \(document.base.name)")
-        let comparison: Comparison
-        do {
-            comparison = try Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
-        } catch {
-            progress?.finish()
-            throw ScenarioReference.stopped(error)
+        let comparison = try withProgress("compare \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
+            try Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
         }
-        progress?.finish()
         var sensitivity: Sensitivity?
         var reported = comparison
         if let widget, let reference = comparison.widget(named: widget) {
@@ -120,16 +114,9 @@ struct CompareCommand: Command {
         }
         // The sweep of the other unknowns ranks pooled numbers: it cannot speak for one widget.
         if !noSensitivity && widget == nil {
-            let sweepProgress = quiet ? nil : ProgressLine("compare \(document.base.name): other unknowns")
-            do {
-                sensitivity = try Sensitivity.citedByComparison(document, options: options) { done, total in
-                    sweepProgress?.update(done: done, total: total)
-                }
-            } catch {
-                sweepProgress?.finish()
-                throw ScenarioReference.stopped(error)
+            sensitivity = try withProgress("compare \(document.base.name): other unknowns", quiet: quiet) { progress throws(RunLimitExceeded) in
+                try Sensitivity.citedByComparison(document, options: options) { done, total in progress?.update(done: done, total: total) }
             }
-            sweepProgress?.finish()
         }
         let report = ComparisonReport(reported, sensitivity: sensitivity)
         let files = report.files()

@@ -88,17 +88,11 @@ struct FleetCommand: Command {
 
         let deviceTotal = shard.devices(of: document.base.fleet!.deviceCount).underestimatedCount
         let variants = document.all.count
-        let progress = quiet ? nil : ProgressLine("fleet \(document.base.name)")
-        let result: FleetResult
-        do {
-            result = try FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
+        let result = try withProgress("fleet \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
+            try FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
                 progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "devices")
             }
-        } catch {
-            progress?.finish()
-            throw ScenarioReference.stopped(error)
         }
-        progress?.finish()
         if let partial {
             try writePartial(FleetPartialFile.render(result), to: partial)
             if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(deviceTotal) devices) to \(partial)") }

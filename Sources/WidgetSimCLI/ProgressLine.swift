@@ -46,3 +46,18 @@ final class ProgressLine: @unchecked Sendable {
         StandardConsole.write(text, to: 2)
     }
 }
+
+/// Runs a long job behind a progress line (none when `quiet`). The line is
+/// finished however the job ends, and a run limit it hits becomes the
+/// command's error with the old reports untouched.
+func withProgress<Result>(
+    _ label: String, quiet: Bool, _ job: (ProgressLine?) throws(RunLimitExceeded) -> Result
+) throws(CommandError) -> Result {
+    let progress = quiet ? nil : ProgressLine(label)
+    defer { progress?.finish() }
+    do {
+        return try job(progress)
+    } catch {
+        throw ScenarioReference.stopped(error)
+    }
+}

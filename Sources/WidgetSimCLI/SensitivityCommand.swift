@@ -71,15 +71,9 @@ struct SensitivityCommand: Command {
         if let threads { options.threads = threads }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try checkReportDestination(outputDirectory)
-        let progress = quiet ? nil : ProgressLine("sensitivity \(document.base.name)")
-        let sensitivity: Sensitivity
-        do {
-            sensitivity = try Sensitivity.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
-        } catch {
-            progress?.finish()
-            throw ScenarioReference.stopped(error)
+        let sensitivity = try withProgress("sensitivity \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
+            try Sensitivity.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
         }
-        progress?.finish()
         let report = SensitivityReport(sensitivity)
         let files = report.files()
         try writeReports(files, to: outputDirectory)

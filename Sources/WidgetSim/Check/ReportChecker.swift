@@ -83,21 +83,9 @@ struct LocalTimestamp {
 
     init?(_ text: String) {
         let bytes = Array(text.utf8)
-        guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              bytes[19] == 0x2B || bytes[19] == 0x2D, bytes[22] == 0x3A else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                guard bytes[index] >= 0x30 && bytes[index] <= 0x39 else { return nil }
-                value = value * 10 + Int(bytes[index] - 0x30)
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), number(20..<22) != nil, number(23..<25) != nil,
-              CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).isValid else { return nil }
-        localSeconds = CivilCalendar.daysFromCivil(year: year, month: month, day: day) * Seconds.day
-            + hour * Seconds.hour + minute * Seconds.minute + second
+        guard bytes.count == 25, let civil = CivilDateTime.leading(bytes), bytes[19] == 0x2B || bytes[19] == 0x2D, bytes[22] == 0x3A,
+              CivilDateTime.decimal(bytes, 20..<22) != nil, CivilDateTime.decimal(bytes, 23..<25) != nil else { return nil }
+        localSeconds = civil.localSeconds
     }
 
     /// The local day index of this instant in a run whose t = 0 was `seconds` earlier.

@@ -36,6 +36,29 @@ public struct CivilDateTime: Equatable, Sendable {
         }
         return day <= CivilCalendar.daysInMonth(year: year, month: month)
     }
+
+    /// Seconds since 1970-01-01T00:00 on the same local clock.
+    public var localSeconds: Int {
+        CivilCalendar.daysFromCivil(year: year, month: month, day: day) * Seconds.day
+            + hour * Seconds.hour + minute * Seconds.minute + second
+    }
+
+    /// The valid date and time written `YYYY-MM-DDTHH:MM:SS` in the first 19
+    /// bytes (a space for the `T` when `allowingSpace`), or nil. Only ASCII
+    /// digits are read, so no input can overflow.
+    static func leading(_ bytes: [UInt8], allowingSpace: Bool = false) -> CivilDateTime? {
+        guard bytes.count >= 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || (allowingSpace && bytes[10] == 0x20),
+              bytes[13] == 0x3A, bytes[16] == 0x3A,
+              let year = decimal(bytes, 0..<4), let month = decimal(bytes, 5..<7), let day = decimal(bytes, 8..<10),
+              let hour = decimal(bytes, 11..<13), let minute = decimal(bytes, 14..<16), let second = decimal(bytes, 17..<19) else { return nil }
+        let civil = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return civil.isValid ? civil : nil
+    }
+
+    /// The ASCII digits in `range` as a number, or nil if any byte is not a digit.
+    static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        DecimalDigits.unsigned(utf8: bytes[range])
+    }
 }
 
 /// Maps virtual time to a device's local calendar: day index, weekday, time of day.
@@ -65,9 +88,7 @@ public struct CivilCalendar: Equatable, Sendable {
 
     /// A calendar whose t = 0 is the local date and time `start` at `utcOffsetSeconds`.
     public init(localStart start: CivilDateTime, utcOffsetSeconds: Int) {
-        let days = CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day)
-        let local = days * Seconds.day + start.hour * Seconds.hour + start.minute * Seconds.minute + start.second
-        self.init(startEpochSeconds: local - utcOffsetSeconds, utcOffsetSeconds: utcOffsetSeconds)
+        self.init(startEpochSeconds: start.localSeconds - utcOffsetSeconds, utcOffsetSeconds: utcOffsetSeconds)
     }
 
     /// The same scenario start seen from another time zone.
@@ -204,19 +225,8 @@ public struct OffsetTimestamp: Equatable, Sendable {
     /// 1970...2999 and an offset from -12:00 to +14:00.
     public init?(_ text: Substring) {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x20,
-              bytes[13] == 0x3A, bytes[16] == 0x3A else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                guard bytes[index] >= 0x30 && bytes[index] <= 0x39 else { return nil }
-                value = value * 10 + Int(bytes[index] - 0x30)
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), (1970...2999).contains(year),
-              CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).isValid else { return nil }
+        guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), (1970...2999).contains(civil.year) else { return nil }
+        func number(_ range: Range<Int>) -> Int? { CivilDateTime.decimal(bytes, range) }
         var index = 19
         if bytes[index] == 0x2E {
             index += 1
@@ -234,9 +244,7 @@ public struct OffsetTimestamp: Equatable, Sendable {
             offset = bytes[index] == 0x2D ? -magnitude : magnitude
             guard (-12 * Seconds.hour...14 * Seconds.hour).contains(offset) else { return nil }
         }
-        let local = CivilCalendar.daysFromCivil(year: year, month: month, day: day) * Seconds.day
-            + hour * Seconds.hour + minute * Seconds.minute + second
-        self.init(epochSeconds: local - offset, utcOffsetSeconds: offset)
+        self.init(epochSeconds: civil.localSeconds - offset, utcOffsetSeconds: offset)
     }
 
     /// The timestamp as a phone's log writes it: local time and offset.

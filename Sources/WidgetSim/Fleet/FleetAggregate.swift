@@ -32,6 +32,11 @@ public struct FleetAggregate: Equatable, Sendable {
     }
 
     /// Adds another aggregate of the same run shape.
+    ///
+    /// Only for parts of one in-process run (the threads of `FleetRun`), which
+    /// share their days, so the precondition cannot be reached from input:
+    /// partial files are merged with `mergeChecked`, which returns false on
+    /// a length mismatch or an overflow instead.
     public mutating func merge(_ other: FleetAggregate) {
         precondition(requestsPerMinute.count == other.requestsPerMinute.count, "merging aggregates of different lengths")
         devices += other.devices

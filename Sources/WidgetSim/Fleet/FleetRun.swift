@@ -14,6 +14,9 @@ public enum FleetRun {
         public var index: Int
         public var count: Int
 
+        /// The command line checks `--shard i/n` (1 ≤ i ≤ n ≤ 100,000) before
+        /// it builds a shard, and partial files carry shard numbers, not
+        /// shards, so no input reaches the precondition.
         public init(index: Int, count: Int) {
             precondition(count >= 1 && index >= 0 && index < count, "shard index must be in 0..<count")
             self.index = index

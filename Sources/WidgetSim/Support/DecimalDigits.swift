@@ -8,9 +8,14 @@ public enum DecimalDigits {
     /// The value of `text` when it is 1 or more ASCII digits and, when
     /// `width` is given, exactly that many.
     public static func unsigned(_ text: some StringProtocol, width: Int? = nil) -> Int? {
+        unsigned(utf8: text.utf8, width: width)
+    }
+
+    /// The same, read from UTF-8 bytes (a fixed field of a line, say) without making a string.
+    public static func unsigned(utf8 bytes: some Sequence<UInt8>, width: Int? = nil) -> Int? {
         var value = 0
         var count = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (next, overflow2) = times10.addingReportingOverflow(Int(byte - 0x30))
