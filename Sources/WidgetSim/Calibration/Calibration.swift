@@ -133,8 +133,6 @@ public struct Calibration: Sendable {
             case outsideRange
         }
         public var status: Status
-        /// Simulated mean and central 95 % of the statistic at each grid value of the last pass.
-        public var grid: [(value: Double, mean: Double, low: Double, high: Double)]
     }
 
     public struct FitRow: Sendable {
@@ -204,17 +202,17 @@ public struct Calibration: Sendable {
         /// a grid over both ranges, plus a profile along the ratio the log's
         /// median gap shows (when the pace sets the gap, gap = window / limit
         /// almost exactly, which a grid alone would miss). A pair is
-        /// consistent when the median gap is within the simulated noise (at
-        /// least 1 % or 30 s) and the daily count within its central 95 %;
-        /// each knob's interval is the range of its consistent values,
-        /// widened to the nearest tested values that fit no pair.
+        /// consistent when the median gap is within `gapTolerance` of the
+        /// simulated one and the daily count within its central 95 %; each
+        /// knob's interval is the range of its consistent values, widened to
+        /// their neighbours on the profile or the grid.
         func fitJointly(_ first: CalibrationKnob, _ second: CalibrationKnob, parameters: inout SchedulerParameters) throws(RunLimitExceeded) -> [Finding] {
             let knobsPair = [first, second]
             let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
             let current = parameters
             guard let gap = observed[0], let count = observed[1] else {
                 return knobsPair.indices.map { index in
-                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData, grid: [])
+                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData)
                 }
             }
             // Values as the model takes them (a whole-number limit), so the ratio holds exactly.
@@ -244,13 +242,14 @@ public struct Calibration: Sendable {
                 second.set(&trial, pair.limit)
                 return trial
             }
-            let runs = try simulate(trials)
+            // Each pair's two statistics, summarized once for both passes below.
+            let summaries = try simulate(trials).map { runs in (gap: summarize(runs, first.statistic), count: summarize(runs, second.statistic)) }
             var consistent: [(index: Int, distance: Double)] = []
             var countMeans: [Double] = [], gapMeans: [Double] = []
             var countNoise = 0.0, gapNoise = 0.0
-            for (index, runs) in runs.enumerated() {
-                guard let g = summarize(runs, first.statistic), let c = summarize(runs, second.statistic) else { continue }
-                                let gapTolerance = Self.gapTolerance(g)
+            for (index, summary) in summaries.enumerated() {
+                guard let g = summary.gap, let c = summary.count else { continue }
+                let gapTolerance = Self.gapTolerance(g)
                 gapMeans.append(g.mean)
                 countMeans.append(c.mean)
                 gapNoise = max(gapNoise, gapTolerance)
@@ -266,8 +265,7 @@ public struct Calibration: Sendable {
             if !consistent.contains(where: { (profileStart..<profileEnd).contains($0.index) }) {
                 var previous: (index: Int, count: Double)?
                 for index in profileStart..<profileEnd {
-                    guard let g = summarize(runs[index], first.statistic), let c = summarize(runs[index], second.statistic),
-                          abs(g.mean - gap) <= Self.gapTolerance(g) else {
+                    guard let g = summaries[index].gap, let c = summaries[index].count, abs(g.mean - gap) <= Self.gapTolerance(g) else {
                         previous = nil
                         continue
                     }
@@ -284,7 +282,7 @@ public struct Calibration: Sendable {
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
                     return Finding(knob: knob, observed: observed[index], value: knob.get(current),
-                                   interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status, grid: [])
+                                   interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status)
                 }
             }
             // Each knob's interval: the consistent values, widened on the
@@ -315,12 +313,12 @@ public struct Calibration: Sendable {
                 knob.set(&parameters, estimate)
                 let whole = low <= knob.low && high >= knob.high
                 result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high,
-                                      status: whole ? .notIdentifiable : .identified, grid: []))
+                                      status: whole ? .notIdentifiable : .identified))
             }
             return result
         }
 
-        for pass in 0..<max(1, options.passes) {
+        for _ in 0..<max(1, options.passes) {
             estimates = []
             for knob in knobs {
                 // The pace and the limit trade off (the gap is about the window
@@ -332,7 +330,7 @@ public struct Calibration: Sendable {
                 }
                 let observed = analysis.value(of: knob.statistic, learningSeconds: learning)
                 guard let observed else {
-                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData, grid: []))
+                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData))
                     continue
                 }
                 func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
@@ -355,9 +353,8 @@ public struct Calibration: Sendable {
                 }
                 if found.status == .identified { knob.set(&parameters, found.value) }
                 estimates.append(Finding(knob: knob, observed: observed, value: found.status == .identified ? found.value : knob.get(parameters),
-                                          interval: found.interval, status: found.status, grid: grid))
+                                          interval: found.interval, status: found.status))
             }
-            _ = pass
         }
         // In the order of the knobs, whatever order they were fitted in.
         estimates.sort { a, b in
