@@ -46,6 +46,9 @@ public struct ContentTruth: Sendable {
     /// Instants of unpredictable changes so far, in time order.
     public var unpredictableChanges: [SimTime] { schedule.events }
 
+    /// How many unpredictable changes have been recorded so far.
+    var unpredictableChangeCount: Int { schedule.events.count }
+
     /// Records an unpredictable change at `t`.
     /// - Precondition: `t` is not earlier than the last recorded change.
     public mutating func recordUnpredictableChange(at t: SimTime) {

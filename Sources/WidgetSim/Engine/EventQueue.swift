@@ -55,6 +55,22 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(1)
     public var nextTime: SimTime? { _storage.first?.time }
 
+    /// The next event's order key (time in the high 32 bits, insertion
+    /// sequence in the low 32), or `UInt64.max` when the queue is empty.
+    var nextKey: UInt64 { _storage.first?.key ?? .max }
+
+    /// Takes the next insertion sequence for an event kept outside the queue
+    /// and returns its order key: an event source that holds its own next
+    /// event (a page's next view) is then ordered against queued events
+    /// exactly as if it had been queued at this moment.
+    mutating func reserveKey(at time: SimTime) -> UInt64 {
+        precondition(time >= 0 && time <= EventQueue.maximumTime, "EventQueue: time \(time) is outside 0...\(EventQueue.maximumTime)")
+        precondition(_nextSequence <= 0xFFFF_FFFF, "EventQueue: more than 2^32 events scheduled on one queue")
+        let sequence = _nextSequence
+        _nextSequence &+= 1
+        return UInt64(time) << 32 | sequence
+    }
+
     /// Schedules `payload` at `time` and returns a handle that can cancel it.
     /// - Complexity: O(log n)
     @discardableResult

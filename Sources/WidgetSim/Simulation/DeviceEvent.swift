@@ -26,3 +26,13 @@ enum DeviceEvent: Sendable {
     case backgroundSessionCompleted(widget: Int32)
     case scripted(index: Int32)
 }
+
+/// A page's next view, held beside the event queue under the order key the
+/// queue reserved for it (see `DeviceSimulator.pendingViews`).
+struct PendingView: Sendable {
+    var key: UInt64
+    var page: Int32
+    var day: Int32
+
+    static let none = PendingView(key: .max, page: 0, day: 0)
+}

@@ -89,7 +89,7 @@ extension DeviceSimulator {
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.pages[page].viewsPerDay, shape: setup.user.hourlyActivity,
             calendar: calendar, random: &pageRandoms[page]) {
-            queue.schedule(.pageViewed(page: Int32(page), day: Int32(day)), at: next)
+            scheduleView(page, day: day, at: next)
         }
     }
 
@@ -126,32 +126,42 @@ extension DeviceSimulator {
 
     /// Records what the widget shows now against the truth.
     mutating func recordView(_ widget: Int) {
-        let entries = widgets[widget].entries
-        guard widgets[widget].hasTimeline, !entries.isEmpty else {
+        let count = widgets[widget].entries.count
+        guard widgets[widget].hasTimeline, count > 0 else {
             // The placeholder (F5) shows no data at all.
             observer.widgetViewed(ViewRecord(
                 time: now, device: deviceIndex, widget: widget, shownEntryDate: nil, dataAsOf: nil,
-                staleness: now - widgets[widget].setup.addedAt, isStale: true))
+                staleness: now - schedules[widget].addedAt, isStale: true))
             return
         }
         // F1: each entry shows from its date on; before the first, the first shows.
         var low = 0
-        var high = entries.count
+        var high = count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].date <= now { low = middle + 1 } else { high = middle }
+            if widgets[widget].entries[middle].date <= now { low = middle + 1 } else { high = middle }
         }
-        let entry = entries[max(0, low - 1)]
+        let shown = max(0, low - 1)
+        let entry = widgets[widget].entries[shown]
         guard let fetchedAt = entry.dataFetchedAt else {
             // An entry with no data (the provider never got any) shows what
             // the placeholder shows: stale since the widget was added.
             observer.widgetViewed(ViewRecord(
                 time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date, dataAsOf: nil,
-                staleness: now - widgets[widget].setup.addedAt, isStale: true))
+                staleness: now - schedules[widget].addedAt, isStale: true))
             return
         }
-        let mismatch = widgets[widget].truth.firstMismatch(
-            fetchedAt: fetchedAt, date: entry.date, isForecast: entry.isForecast)
+        // The entry's first mismatch depends only on the entry and on the
+        // unpredictable changes so far: the page is viewed several times
+        // between two reloads, so it is worked out once per entry.
+        let changes = widgets[widget].truth.unpredictableChangeCount
+        let mismatch: SimTime?
+        if widgets[widget].mismatchCache.entryIndex == shown && widgets[widget].mismatchCache.changeCount == changes {
+            mismatch = widgets[widget].mismatchCache.mismatch
+        } else {
+            mismatch = widgets[widget].truth.firstMismatch(fetchedAt: fetchedAt, date: entry.date, isForecast: entry.isForecast)
+            widgets[widget].mismatchCache = MismatchCache(entryIndex: shown, changeCount: changes, mismatch: mismatch)
+        }
         // A change in the very second of the view is not yet visible at
         // one-second resolution, so stale means "changed before this view".
         let isStale = mismatch.map { $0 < now } ?? false

@@ -40,6 +40,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: [RandomStream]
     var pageViews: [TrailingWindow]
+    /// Each page's next view of each day's plan (two plans overlap after
+    /// midnight), kept beside the queue rather than in it: views are half of
+    /// all events, and a slot costs no heap insert or pop. Slot `2·page +
+    /// day parity`; a view that finds its slot taken goes into the queue.
+    var pendingViews: [PendingView]
     var pageLastViewed: [SimTime?]
     /// Each app's code, which answers app events with WidgetCenter calls (F16).
     var apps: [any ContainingApp]
@@ -97,6 +102,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
         pageViews = device.pages.map { _ in TrailingWindow() }
+        pendingViews = Array(repeating: PendingView.none, count: 2 * device.pages.count)
         pageLastViewed = device.pages.map { _ in nil }
         apps = device.apps.indices.map { app in
             if let swift = device.apps[app].swift { return swift.make() }
@@ -163,14 +169,30 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             queue.schedule(.scripted(index: Int32(index)), at: max(0, action.at))
         }
         queue.schedule(.dayStarted(day: Int32(calendar.dayIndex(0))), at: 0)
-        while let time = queue.nextTime, time < endTime {
-            let event = queue.popNext()!
+        while true {
+            // The earliest of the queue's next event and the pages' next views,
+            // by (time, insertion sequence): the order of one queue holding all.
+            var key = queue.nextKey
+            var viewSlot = -1
+            for slot in pendingViews.indices where pendingViews[slot].key < key {
+                key = pendingViews[slot].key
+                viewSlot = slot
+            }
+            guard key != .max else { break }
+            let time = SimTime(key >> 32)
+            guard time < endTime else { break }
             #if WIDGETSIM_INTERNAL_CHECKS
-            precondition(event.time >= now, "DeviceSimulator: time went backwards from \(now) to \(event.time)")
+            precondition(time >= now, "DeviceSimulator: time went backwards from \(now) to \(time)")
             #endif
-            now = event.time
+            now = time
             eventsProcessed += 1
-            handle(event.payload)
+            if viewSlot >= 0 {
+                let view = pendingViews[viewSlot]
+                pendingViews[viewSlot] = .none
+                viewPage(Int(view.page), day: Int(view.day))
+            } else {
+                handle(queue.popNext()!.payload)
+            }
             _checkInvariants()
             // Every 1,024 events: one handler schedules at most a few events
             // per widget, so the queue stays far below its 2^32 bound.
@@ -220,6 +242,16 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             // to reload; this is budgeted like a WidgetCenter call.
             requestBudgetedReload(Int(widget), trigger: .backgroundSession, eligibleAt: now)
         case .scripted(let index): perform(setup.script[Int(index)].action)
+        }
+    }
+
+    /// Keeps a page's next view in its slot, or in the queue if the slot is taken.
+    mutating func scheduleView(_ page: Int, day: Int, at time: SimTime) {
+        let slot = 2 * page + (day & 1)
+        if pendingViews[slot].key == .max {
+            pendingViews[slot] = PendingView(key: queue.reserveKey(at: time), page: Int32(page), day: Int32(day))
+        } else {
+            queue.schedule(.pageViewed(page: Int32(page), day: Int32(day)), at: time)
         }
     }
 

@@ -57,10 +57,22 @@ struct WidgetRuntime {
     /// When the push reload now withheld for want of push budget was delivered.
     var pushHeldSince: SimTime?
 
+    /// The shown entry's first mismatch with the truth, from the last view.
+    var mismatchCache = MismatchCache()
+
     /// Makes the completed call's entries the shown timeline; the old buffer
     /// is kept for the next call, so steady-state reloads allocate nothing.
     mutating func installIncomingTimeline() {
         swap(&entries, &incoming)
         hasTimeline = true
+        mismatchCache = MismatchCache()
     }
+}
+
+/// The first mismatch of one entry of the installed timeline, valid while
+/// the truth has recorded `changeCount` unpredictable changes.
+struct MismatchCache: Sendable {
+    var entryIndex = -1
+    var changeCount = 0
+    var mismatch: SimTime?
 }
