@@ -22,11 +22,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var queue = EventQueue<DeviceEvent>(reservingCapacity: 64)
     /// The current virtual time; it never moves backwards.
     public internal(set) var now: SimTime = 0
-    var widgets: [WidgetRuntime] = []
+    var widgets: StateTable<WidgetRuntime>
     /// The scheduler's view of each widget (budget, last budgeted reload,
     /// pending request), by widget index: kept apart from `widgets` so the
     /// scheduler can update one in place while the simulator holds the other.
-    var schedules: [WidgetSchedule] = []
+    var schedules: StateTable<WidgetSchedule>
     let widgetsOnPage: [[Int]]
     /// Each widget's page, read on every scheduling decision (reading it
     /// through `widgets[i].setup` would copy the whole setup).
@@ -39,13 +39,13 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0, awakeWeight: 0), count: 2)
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: [RandomStream]
-    var pageViews: [TrailingWindow]
+    var pageViews: StateTable<TrailingWindow>
     /// Each page's next view of each day's plan (two plans overlap after
     /// midnight), kept beside the queue rather than in it: views are half of
     /// all events, and a slot costs no heap insert or pop. Slot `2·page +
     /// day parity`; a view that finds its slot taken goes into the queue.
-    var pendingViews: [PendingView]
-    var pageLastViewed: [SimTime?]
+    var pendingViews: StateTable<PendingView>
+    var pageLastViewed: StateTable<SimTime?>
     /// Each app's code, which answers app events with WidgetCenter calls (F16).
     var apps: [any ContainingApp]
     /// The configured widgets each app's WidgetCenter shows (F16).
@@ -101,9 +101,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         widgetsOfApp = device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } }
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
-        pageViews = device.pages.map { _ in TrailingWindow() }
-        pendingViews = Array(repeating: PendingView.none, count: 2 * device.pages.count)
-        pageLastViewed = device.pages.map { _ in nil }
+        pageViews = StateTable(device.pages.map { _ in TrailingWindow() })
+        pendingViews = StateTable(Array(repeating: PendingView.none, count: 2 * device.pages.count))
+        pageLastViewed = StateTable(device.pages.map { _ in nil })
         apps = device.apps.indices.map { app in
             if let swift = device.apps[app].swift { return swift.make() }
             let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
@@ -121,7 +121,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
         let parameters = simulation.scheduler
         let calendar = self.calendar
-        widgets = device.widgets.map { widget in
+        widgets = StateTable(device.widgets.map { widget in
             let widgetSeed = seed.derived("widget", widget.id)
             let provider: AnyTimelineProvider
             switch widget.provider {
@@ -148,8 +148,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 launchRandom: widgetSeed.derived("launch").stream(),
                 repeatRandom: widgetSeed.derived("repeats").stream()
             )
-        }
-        schedules = device.widgets.map { widget in
+        })
+        schedules = StateTable(device.widgets.map { widget in
             let widgetSeed = seed.derived("widget", widget.id)
             var budgetRandom = widgetSeed.derived("budget").stream()
             return WidgetSchedule(
@@ -157,7 +157,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 addedAt: widget.addedAt,
                 ledger: BudgetLedger(model: parameters.budgetModel, parameters: parameters),
                 schedulingRandom: widgetSeed.derived("scheduling").stream())
-        }
+        })
     }
 
     /// Runs the device from t = 0 to the end of the simulation.

@@ -1,0 +1,51 @@
+/// A fixed number of state records (one per widget, page or app) that one
+/// simulator updates in place on every event.
+///
+/// Why not an array: every write through an array element first asks the
+/// runtime whether the array's buffer is shared (copy-on-write), and a
+/// device makes several such writes per event; measured, those checks were
+/// about a tenth of a fleet run's instructions. A table's elements are
+/// written through a pointer, with a bounds check and nothing else.
+///
+/// Not promised: value semantics. Copies of a table share its elements, so a
+/// table belongs to one simulator, which is never copied while it runs
+/// (`Simulation.run` makes it, runs it and takes its observer back).
+struct StateTable<Element>: RandomAccessCollection {
+    private final class Storage {
+        let base: UnsafeMutablePointer<Element>
+        let count: Int
+
+        init(_ elements: [Element]) {
+            count = elements.count
+            base = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(1, count))
+            _ = UnsafeMutableBufferPointer(start: base, count: count).initialize(from: elements)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    private let storage: Storage
+    private let base: UnsafeMutablePointer<Element>
+
+    init(_ elements: [Element]) {
+        storage = Storage(elements)
+        base = storage.base
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.count }
+
+    subscript(index: Int) -> Element {
+        unsafeAddress {
+            precondition(index >= 0 && index < storage.count, "StateTable: index \(index) out of range")
+            return UnsafePointer(base + index)
+        }
+        nonmutating unsafeMutableAddress {
+            precondition(index >= 0 && index < storage.count, "StateTable: index \(index) out of range")
+            return base + index
+        }
+    }
+}
