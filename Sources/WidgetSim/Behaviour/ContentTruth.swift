@@ -20,7 +20,9 @@
 public struct ContentTruth: Sendable {
     /// What the widget's server can know: the scheduled changes and the
     /// unpredictable ones so far. Providers see it through their context.
-    public private(set) var schedule: ContentSchedule
+    public var schedule: ContentSchedule { storage.schedule }
+    /// The schedule, shared with provider contexts (copied before a write when shared).
+    private(set) var storage: ContentScheduleStorage
     public var periodicDrawnLive: Bool
     /// Mean predictability horizon of a periodic change, in seconds; 0 means
     /// periodic changes cannot be forecast at all.
@@ -35,7 +37,7 @@ public struct ContentTruth: Sendable {
         forecastSeed: StreamSeed,
         calendar: CivilCalendar
     ) {
-        self.schedule = ContentSchedule(periodic: periodic, oneOff: scheduledChanges, calendar: calendar)
+        self.storage = ContentScheduleStorage(ContentSchedule(periodic: periodic, oneOff: scheduledChanges, calendar: calendar))
         self.periodicDrawnLive = periodicDrawnLive
         self.forecastHorizonMean = forecastHorizonMean
         self.forecastSeed = forecastSeed
@@ -47,21 +49,22 @@ public struct ContentTruth: Sendable {
     public var unpredictableChanges: [SimTime] { schedule.events }
 
     /// How many unpredictable changes have been recorded so far.
-    var unpredictableChangeCount: Int { schedule.events.count }
+    var unpredictableChangeCount: Int { storage.schedule.events.count }
 
     /// Records an unpredictable change at `t`.
     /// - Precondition: `t` is not earlier than the last recorded change.
     public mutating func recordUnpredictableChange(at t: SimTime) {
-        schedule.recordEvent(at: t)
+        if !isKnownUniquelyReferenced(&storage) { storage = ContentScheduleStorage(storage.schedule) }
+        storage.schedule.recordEvent(at: t)
     }
 
     /// The first change strictly after `t`, or nil if there is none.
     public func firstChange(after t: SimTime) -> SimTime? {
-        var earliest = schedule.firstEvent(after: t)
-        let index = schedule.oneOff.firstIndex(greaterThan: t)
-        if index < schedule.oneOff.count { earliest = min(earliest ?? schedule.oneOff[index], schedule.oneOff[index]) }
+        var earliest = storage.schedule.firstEvent(after: t)
+        let index = storage.schedule.oneOff.firstIndex(greaterThan: t)
+        if index < storage.schedule.oneOff.count { earliest = min(earliest ?? storage.schedule.oneOff[index], storage.schedule.oneOff[index]) }
         // Dynamic-date text draws periodic changes live (F6); one-off changes it cannot know.
-        if !periodicDrawnLive, let next = schedule.periodic?.next(after: t, calendar: schedule.calendar) {
+        if !periodicDrawnLive, let next = storage.schedule.periodic?.next(after: t, calendar: storage.schedule.calendar) {
             earliest = min(earliest ?? next, next)
         }
         return earliest
@@ -81,12 +84,12 @@ public struct ContentTruth: Sendable {
     ///   (call it at view time, never at fetch time).
     public func firstMismatch(fetchedAt: SimTime, date: SimTime, isForecast: Bool) -> SimTime? {
         guard isForecast, date > fetchedAt else { return firstChange(after: fetchedAt) }
-        if let change = schedule.firstEvent(after: fetchedAt), change <= date {
+        if let change = storage.schedule.firstEvent(after: fetchedAt), change <= date {
             return change
         }
         // One-off changes are known in advance, so only periodic ones can be missed.
-        if !periodicDrawnLive, let setting = schedule.lastScheduledChange(atOrBefore: date), setting > fetchedAt,
-           !schedule.isOneOff(setting), Double(setting - fetchedAt) > predictabilityHorizon(ofChangeAt: setting) {
+        if !periodicDrawnLive, let setting = storage.schedule.lastScheduledChange(atOrBefore: date), setting > fetchedAt,
+           !storage.schedule.isOneOff(setting), Double(setting - fetchedAt) > predictabilityHorizon(ofChangeAt: setting) {
             return setting
         }
         return firstChange(after: date)

@@ -21,7 +21,14 @@ public struct TrailingWindow: Sendable {
     public mutating func record(_ t: SimTime) {
         precondition(times.last.map { $0 <= t } ?? true, "TrailingWindow: time went backwards")
         times.append(t)
-        while head < times.count && times[head] <= t - length { head += 1 }
+        // Read through the buffer: a view or a reload records one instant,
+        // and indexing the array would check its bounds at every step.
+        let cutoff = t - length
+        head = times.withUnsafeBufferPointer { times in
+            var head = self.head
+            while head < times.count && times[head] <= cutoff { head += 1 }
+            return head
+        }
         // Compact once the dropped prefix dominates, keeping the work amortised O(1).
         if head > 64 && head * 2 > times.count {
             times.removeFirst(head)
@@ -40,9 +47,14 @@ public struct TrailingWindow: Sendable {
 
     /// The number of instants in `(t - length, t]`.
     public func count(at t: SimTime) -> Int {
-        var end = times.count
-        while end > head && times[end - 1] > t { end -= 1 }
-        return max(0, end - firstIndexInWindow(at: t))
+        times.withUnsafeBufferPointer { times in
+            var end = times.count
+            while end > head && times[end - 1] > t { end -= 1 }
+            var start = head
+            let cutoff = t - length
+            while start < end && times[start] <= cutoff { start += 1 }
+            return end - start
+        }
     }
 
     /// The `index`-th oldest instant in the window ending at `t` (0 is the oldest).

@@ -35,10 +35,10 @@ extension DeviceSimulator {
         // of a page without widgets, a session of an app without widgets, or a
         // location change when no widget follows location changes nothing, and
         // each process has its own stream, so skipping it moves no other draw.
-        for page in setup.pages.indices where !widgetsOnPage[page].isEmpty {
+        for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) {
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
-        for app in setup.apps.indices where !widgetsOfApp[app].isEmpty {
+        for app in setup.apps.indices where !widgetsOfApp.isEmpty(app) {
             scheduleNextAppSession(app, day: day, after: max(now, plan.wake) - 1)
             scheduleNextMediaSession(app, day: day, after: max(now, plan.wake) - 1)
         }
@@ -102,7 +102,9 @@ extension DeviceSimulator {
     mutating func lookAtPage(_ page: Int) {
         pageViews[page].record(now)
         pageLastViewed[page] = now
-        for widget in widgetsOnPage[page] where widgets[widget].added {
+        for position in widgetsOnPage.positions(of: page) {
+            let widget = widgetsOnPage.member(at: position)
+            guard widgets[widget].added else { continue }
             recordView(widget)
             if widgets[widget].waitingForView {
                 // F9: a deferred reload may run when its page becomes visible.
@@ -364,7 +366,7 @@ extension DeviceSimulator {
 
     /// A widget push reloads the app's widgets like `reloadAllTimelines()` (F19).
     mutating func deliverWidgetPush(to app: Int) {
-        for widget in widgetsOfApp[app] {
+        for widget in widgetsOfApp.list(app) {
             switch parameters.pushBudget {
             case .shared: requestBudgetedReload(widget, trigger: .push, eligibleAt: now)
             case .free: requestFreeReload(widget, trigger: .push, at: now)

@@ -68,7 +68,7 @@ extension DeviceSimulator {
         if let launched = appLaunchedFromWidgetAt[app], now - launched < parameters.reloadsIgnoredAfterWidgetLaunch {
             return
         }
-        let targets = widgetsOfApp[app].filter { widget in
+        let targets = widgetsOfApp.list(app).filter { widget in
             switch request {
             case .reloadAllTimelines: return true
             case .reloadTimelines(let kind): return widgets[widget].setup.kind == kind
@@ -95,7 +95,7 @@ extension DeviceSimulator {
     /// device order. Kept up to date as widgets are added, so an app event
     /// builds nothing.
     mutating func updateConfigurations(of app: Int) {
-        appConfigurations[app] = widgetsOfApp[app].filter { widgets[$0].added }.map { index in
+        appConfigurations[app] = widgetsOfApp.list(app).filter { widgets[$0].added }.map { index in
             let widget = widgets[index].setup
             return WidgetInfo(kind: widget.kind, family: widget.family, configuration: widget.configuration)
         }
@@ -319,7 +319,7 @@ extension DeviceSimulator {
             now: now,
             network: widgets[widget].network,
             random: widgets[widget].providerRandom,
-            schedule: widgets[widget].truth.schedule
+            scheduleStorage: widgets[widget].truth.storage
         )
     }
 }

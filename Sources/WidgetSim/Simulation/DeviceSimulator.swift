@@ -27,11 +27,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// pending request), by widget index: kept apart from `widgets` so the
     /// scheduler can update one in place while the simulator holds the other.
     var schedules: StateTable<WidgetSchedule>
-    let widgetsOnPage: [[Int]]
+    let widgetsOnPage: IndexLists
     /// Each widget's page, read on every scheduling decision (reading it
     /// through `widgets[i].setup` would copy the whole setup).
     let pageOfWidget: [Int]
-    let widgetsOfApp: [[Int]]
+    let widgetsOfApp: IndexLists
     /// True when some widget's truth follows significant location changes.
     let hasLocationWidgets: Bool
 
@@ -97,8 +97,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         self.seed = seed
 
         pageOfWidget = device.widgets.map(\.page)
-        widgetsOnPage = device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } }
-        widgetsOfApp = device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } }
+        widgetsOnPage = IndexLists(device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } })
+        widgetsOfApp = IndexLists(device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } })
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
         pageViews = StateTable(device.pages.map { _ in TrailingWindow() })

@@ -63,3 +63,20 @@ public struct ContentSchedule: Sendable {
         events.append(t)
     }
 }
+
+/// A content schedule held by reference. A widget's truth keeps its schedule
+/// here and lends it to every provider call's context, so making a context
+/// copies no arrays; the truth copies the storage before writing to it when
+/// it is shared (copy on write), so the truth keeps value semantics.
+///
+/// `@unchecked Sendable`: the one writer, `ContentTruth`, writes only to
+/// storage no one else refers to.
+final class ContentScheduleStorage: @unchecked Sendable {
+    // Read on every view and every provider call; the copy-on-write writer
+    // never overlaps a reader, so the runtime's exclusivity check can go.
+    @exclusivity(unchecked) var schedule: ContentSchedule
+
+    init(_ schedule: ContentSchedule) {
+        self.schedule = schedule
+    }
+}

@@ -22,8 +22,10 @@ public struct TimelineProviderContext: Sendable {
 
     var network: NetworkModel
     var random: RandomStream
-    /// What the widget's server knows of the content's changes.
-    let schedule: ContentSchedule
+    /// What the widget's server knows of the content's changes, lent by the
+    /// widget's truth rather than copied into every call's context.
+    let scheduleStorage: ContentScheduleStorage
+    var schedule: ContentSchedule { scheduleStorage.schedule }
     /// Set when the provider started a background URL session (F20).
     public private(set) var backgroundSessionCompletesAt: SimTime?
 
@@ -37,6 +39,21 @@ public struct TimelineProviderContext: Sendable {
         random: RandomStream,
         schedule: ContentSchedule
     ) {
+        self.init(
+            family: family, isPreview: isPreview, configuration: configuration, calendar: calendar, now: now,
+            network: network, random: random, scheduleStorage: ContentScheduleStorage(schedule))
+    }
+
+    init(
+        family: WidgetFamily,
+        isPreview: Bool,
+        configuration: String?,
+        calendar: CivilCalendar,
+        now: SimTime,
+        network: NetworkModel,
+        random: RandomStream,
+        scheduleStorage: ContentScheduleStorage
+    ) {
         self.family = family
         self.isPreview = isPreview
         self.configuration = configuration
@@ -45,7 +62,7 @@ public struct TimelineProviderContext: Sendable {
         self.now = now
         self.network = network
         self.random = random
-        self.schedule = schedule
+        self.scheduleStorage = scheduleStorage
     }
 
     /// Sends one request to the widget's server and waits for the answer,
@@ -73,29 +90,29 @@ public struct TimelineProviderContext: Sendable {
     /// The weekly window outside which the truth does not change (a market's
     /// hours), if the widget's truth has one. Lets a provider skip closed hours (E4).
     public var truthActiveWindow: ActiveWindow? {
-        schedule.periodic?.window
+        scheduleStorage.schedule.periodic?.window
     }
 
     /// The interval of the truth's periodic changes, if any.
     public var truthChangePeriod: Int? {
-        schedule.periodic?.period
+        scheduleStorage.schedule.periodic?.period
     }
 
     /// The last scheduled (periodic) change of the truth at or before `t`: the
     /// schedule is public, like a game's dragon attacks or a market's ticks.
     public func lastScheduledChange(atOrBefore t: SimTime) -> SimTime? {
-        schedule.lastScheduledChange(atOrBefore: t)
+        scheduleStorage.schedule.lastScheduledChange(atOrBefore: t)
     }
 
     /// The next scheduled (periodic) change of the truth after `t`.
     public func nextScheduledChange(after t: SimTime) -> SimTime? {
-        schedule.nextScheduledChange(after: t)
+        scheduleStorage.schedule.nextScheduledChange(after: t)
     }
 
     /// The last unforeseeable event (a healing potion, breaking news) at or
     /// before `t` that the server knows of now. Events after `now` are hidden.
     public func lastEvent(atOrBefore t: SimTime) -> SimTime? {
-        schedule.lastEvent(atOrBefore: min(t, now))
+        scheduleStorage.schedule.lastEvent(atOrBefore: min(t, now))
     }
 
     /// Starts a background URL session whose events arrive after a draw from
