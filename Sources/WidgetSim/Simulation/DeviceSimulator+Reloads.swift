@@ -309,7 +309,10 @@ extension DeviceSimulator {
         }
     }
 
-    func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
+    /// `mutating` only so that Swift lends the simulator to it: called as a
+    /// plain method from a mutating one, it made Swift copy the whole
+    /// simulator (a memcpy on every provider call). It changes nothing.
+    mutating func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
         // Field by field: copying the whole runtime would retain every array in it.
         TimelineProviderContext(
             family: widgets[widget].setup.family,

@@ -45,6 +45,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// all events, and a slot costs no heap insert or pop. Slot `2·page +
     /// day parity`; a view that finds its slot taken goes into the queue.
     var pendingViews: StateTable<PendingView>
+    /// The slot of the earliest pending view (-1 when none) and its key.
+    var earliestViewSlot = -1
+    var earliestViewKey = UInt64.max
     var pageLastViewed: StateTable<SimTime?>
     /// Each app's code, which answers app events with WidgetCenter calls (F16).
     var apps: [any ContainingApp]
@@ -174,9 +177,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             // by (time, insertion sequence): the order of one queue holding all.
             var key = queue.nextKey
             var viewSlot = -1
-            for slot in pendingViews.indices where pendingViews[slot].key < key {
-                key = pendingViews[slot].key
-                viewSlot = slot
+            if earliestViewKey < key {
+                key = earliestViewKey
+                viewSlot = earliestViewSlot
             }
             guard key != .max else { break }
             let time = SimTime(key >> 32)
@@ -189,6 +192,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             if viewSlot >= 0 {
                 let view = pendingViews[viewSlot]
                 pendingViews[viewSlot] = .none
+                findEarliestView()
                 viewPage(Int(view.page), day: Int(view.day))
             } else {
                 handle(queue.popNext()!.payload)
@@ -249,9 +253,24 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     mutating func scheduleView(_ page: Int, day: Int, at time: SimTime) {
         let slot = 2 * page + (day & 1)
         if pendingViews[slot].key == .max {
-            pendingViews[slot] = PendingView(key: queue.reserveKey(at: time), page: Int32(page), day: Int32(day))
+            let key = queue.reserveKey(at: time)
+            pendingViews[slot] = PendingView(key: key, page: Int32(page), day: Int32(day))
+            if key < earliestViewKey {
+                earliestViewKey = key
+                earliestViewSlot = slot
+            }
         } else {
             queue.schedule(.pageViewed(page: Int32(page), day: Int32(day)), at: time)
+        }
+    }
+
+    /// Finds the earliest pending view again, after one was taken.
+    mutating func findEarliestView() {
+        earliestViewSlot = -1
+        earliestViewKey = .max
+        for slot in pendingViews.indices where pendingViews[slot].key < earliestViewKey {
+            earliestViewKey = pendingViews[slot].key
+            earliestViewSlot = slot
         }
     }
 
