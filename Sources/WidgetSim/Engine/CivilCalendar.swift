@@ -76,6 +76,10 @@ public struct CivilCalendar: Equatable, Sendable {
     public let utcOffsetSeconds: Int
     /// Local seconds since 1970-01-01T00:00 at local midnight of the day that contains t = 0.
     let _firstLocalMidnight: Int
+    /// Local seconds since midnight at t = 0, in 0..<86400: the day index and
+    /// time of day of any `t` follow from `t + _startSecondOfDay` alone, which
+    /// is never negative in a run, so one unsigned division gives both.
+    let _startSecondOfDay: Int
 
     /// A calendar for a device with `utcOffsetSeconds`, for a scenario that
     /// starts at the UTC instant `startEpochSeconds`.
@@ -84,6 +88,7 @@ public struct CivilCalendar: Equatable, Sendable {
         self.utcOffsetSeconds = utcOffsetSeconds
         let localStart = startEpochSeconds + utcOffsetSeconds
         _firstLocalMidnight = CivilCalendar.floorDiv(localStart, Seconds.day) * Seconds.day
+        _startSecondOfDay = localStart - _firstLocalMidnight
     }
 
     /// A calendar whose t = 0 is the local date and time `start` at `utcOffsetSeconds`.
@@ -101,17 +106,21 @@ public struct CivilCalendar: Equatable, Sendable {
 
     /// The local day index: 0 for the local date that contains t = 0.
     public func dayIndex(_ t: SimTime) -> Int {
-        CivilCalendar.floorDiv(localSeconds(t) - _firstLocalMidnight, Seconds.day)
+        let sinceFirstMidnight = t + _startSecondOfDay
+        guard sinceFirstMidnight >= 0 else { return CivilCalendar.floorDiv(sinceFirstMidnight, Seconds.day) }
+        return Int(UInt(sinceFirstMidnight) / UInt(Seconds.day))
     }
 
     /// Virtual time at local midnight starting day `dayIndex` (negative if before t = 0).
     public func startOfDay(_ dayIndex: Int) -> SimTime {
-        _firstLocalMidnight + dayIndex * Seconds.day - startEpochSeconds - utcOffsetSeconds
+        dayIndex * Seconds.day - _startSecondOfDay
     }
 
     /// Seconds since local midnight, in 0..<86400.
     public func secondOfDay(_ t: SimTime) -> Int {
-        CivilCalendar.floorMod(localSeconds(t), Seconds.day)
+        let sinceFirstMidnight = t + _startSecondOfDay
+        guard sinceFirstMidnight >= 0 else { return CivilCalendar.floorMod(sinceFirstMidnight, Seconds.day) }
+        return Int(UInt(sinceFirstMidnight) % UInt(Seconds.day))
     }
 
     /// The local hour, 0...23.

@@ -107,15 +107,25 @@ extension DeviceSimulator {
     /// on its decision. `batchDue` is true when the batch it joined is due now.
     mutating func advancePendingReload(_ widget: Int, batchDue: Bool = false) {
         guard let pending = schedules[widget].pending, widgets[widget].inFlight == nil else { return }
+        // Gate 1 first, on the request alone: most decisions end there.
+        let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now)
         if let handle = widgets[widget].pendingEvent {
+            if let due, due == widgets[widget].pendingEventTime, queue.isLatest(handle) {
+                // The same wait asked again before anything else was queued (a
+                // completed call asks twice): the queued event already holds
+                // the place a new one would take among all others, so it
+                // stays. The sequence number a new one would take is used up
+                // all the same, so every later event is numbered as before.
+                _ = queue.reserveKey(at: due)
+                return
+            }
             queue.cancel(handle)
             widgets[widget].pendingEvent = nil
         }
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
-        // Gate 1 first, on the request alone: most decisions end there.
-        if let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now) {
-            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
+        if let due {
+            waitForRequest(widget, until: due)
             return
         }
 
@@ -125,7 +135,7 @@ extension DeviceSimulator {
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
-            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
+            waitForRequest(widget, until: due)
         case .waitForView:
             widgets[widget].waitingForView = true
         case .withheldUntil(let available):
@@ -135,7 +145,7 @@ extension DeviceSimulator {
                 observer.reloadWithheld(WithheldRecord(
                     time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
             }
-            widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: available)
+            waitForRequest(widget, until: available)
         case .joinBatch(let batch):
             widgets[widget].batchTime = batch
         case .openBatch(let batch):
@@ -146,6 +156,12 @@ extension DeviceSimulator {
             let pending = schedules[widget].pending!
             startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
+    }
+
+    /// Queues the moment the widget's pending reload is looked at again.
+    mutating func waitForRequest(_ widget: Int, until due: SimTime) {
+        widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
+        widgets[widget].pendingEventTime = due
     }
 
     /// Runs every widget whose pending reload joined the batch planned for

@@ -29,22 +29,25 @@ struct StateTable<Element>: RandomAccessCollection {
 
     private let storage: Storage
     private let base: UnsafeMutablePointer<Element>
+    /// Kept here as well as in the storage, so a bounds check reads no memory.
+    let count: Int
 
     init(_ elements: [Element]) {
         storage = Storage(elements)
         base = storage.base
+        count = elements.count
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { storage.count }
+    var endIndex: Int { count }
 
     subscript(index: Int) -> Element {
         unsafeAddress {
-            precondition(index >= 0 && index < storage.count, "StateTable: index \(index) out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
             return UnsafePointer(base + index)
         }
         nonmutating unsafeMutableAddress {
-            precondition(index >= 0 && index < storage.count, "StateTable: index \(index) out of range")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
             return base + index
         }
     }
