@@ -107,3 +107,55 @@ enum ArrivalProcess {
         return total
     }
 }
+
+/// `ArrivalProcess.nextArrival` over one interval with its hourly rates
+/// worked out once: a page's views are drawn this way, about a hundred a day,
+/// each from the same day plan.
+///
+/// Promised: `next(after:calendar:random:rate:)` returns exactly what
+/// `ArrivalProcess.nextArrival` returns for the same interval, expectation,
+/// weight and shape, and makes the same draws, when `rate(hour)` returns
+/// `hourlyRate(hour)`: the same products, taken in the same order.
+struct PreparedArrivals: Sendable {
+    let start: SimTime
+    let end: SimTime
+    /// False when no arrival can come (no rate, an empty interval, no
+    /// weight): then nothing is drawn, as in `nextArrival`.
+    let active: Bool
+    let perUnitWeight: Double
+
+    static let inactive = PreparedArrivals(start: 0, end: 0, expected: 0, totalWeight: 0)
+
+    init(start: SimTime, end: SimTime, expected: Double, totalWeight: Double) {
+        self.start = start
+        self.end = end
+        active = expected > 0 && end > start && totalWeight > 0
+        perUnitWeight = expected / totalWeight
+    }
+
+    /// The rate in an hour whose shape value is `shape`, as `nextArrival` forms it.
+    func hourlyRate(shape: Double) -> Double { perUnitWeight * shape }
+
+    /// The first arrival strictly after `after` and before `end`. Consumes
+    /// one exponential draw when active. `rate` gives each local hour's rate
+    /// (the caller keeps them where reading one costs least).
+    func next(after: SimTime, calendar: CivilCalendar, random: inout RandomStream, rate: (Int) -> Double) -> SimTime? {
+        guard active else { return nil }
+        var remaining = random.nextExponential(mean: 1)
+        var cursor = max(after, start)
+        var secondOfDay = calendar.secondOfDay(cursor)
+        while cursor < end {
+            let hourEnd = min(end, cursor + Seconds.hour - secondOfDay % Seconds.hour)
+            let rate = rate(secondOfDay / Seconds.hour)
+            let segment = Double(hourEnd - cursor)
+            if rate * segment >= remaining {
+                let arrival = max(cursor + Int(remaining / rate), after + 1)
+                return arrival < end ? arrival : nil
+            }
+            remaining -= rate * segment
+            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
+            cursor = hourEnd
+        }
+        return nil
+    }
+}

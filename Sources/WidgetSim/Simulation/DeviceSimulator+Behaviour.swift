@@ -36,6 +36,13 @@ extension DeviceSimulator {
         // location change when no widget follows location changes nothing, and
         // each process has its own stream, so skipping it moves no other draw.
         for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) {
+            // The plan's slot is replaced with the plan, so a view drawn later
+            // under this day's parity reads the plan that `plan(for:)` returns.
+            let slot = 2 * page + (day & 1)
+            let arrivals = PreparedArrivals(
+                start: plan.wake, end: plan.sleep, expected: setup.pages[page].viewsPerDay, totalWeight: plan.awakeWeight)
+            viewArrivals[slot] = arrivals
+            for hour in 0..<24 { viewRates[24 * slot + hour] = arrivals.hourlyRate(shape: setup.user.hourlyActivity[hour]) }
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
         for app in setup.apps.indices where !widgetsOfApp.isEmpty(app) {
@@ -86,9 +93,11 @@ extension DeviceSimulator {
     // MARK: Views (F1, F6, F9)
 
     mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
-        if let next = Self.awakeArrival(
-            plan(for: day), after: after, perDay: setup.pages[page].viewsPerDay, shape: setup.user.hourlyActivity,
-            calendar: calendar, random: &pageRandoms[page]) {
+        // Drawn as `awakeArrival` draws (F1, F6), from rates prepared at the day's start.
+        let slot = 2 * page + (day & 1)
+        let rates = viewRates
+        if let next = viewArrivals[slot].next(
+            after: after, calendar: calendar, random: &pageRandoms[page], rate: { rates[24 * slot + $0] }) {
             scheduleView(page, day: day, at: next)
         }
     }

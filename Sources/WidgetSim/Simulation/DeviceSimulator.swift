@@ -38,7 +38,12 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     // User behaviour state.
     var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0, awakeWeight: 0), count: 2)
     var dayRandom = RandomStream(seed: 0)
-    var pageRandoms: [RandomStream]
+    var pageRandoms: StateTable<RandomStream>
+    /// Each page's view arrivals under each of the two day plans kept
+    /// (slot `2·page + day parity`), prepared when the day starts.
+    var viewArrivals: StateTable<PreparedArrivals>
+    /// Their rates by local hour: slot `s`, hour `h` at `24·s + h`.
+    var viewRates: StateTable<Double>
     var pageViews: StateTable<TrailingWindow>
     /// Each page's next view of each day's plan (two plans overlap after
     /// midnight), kept beside the queue rather than in it: views are half of
@@ -103,7 +108,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         widgetsOnPage = IndexLists(device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } })
         widgetsOfApp = IndexLists(device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } })
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
-        pageRandoms = device.pages.map { seed.derived("views", $0.name).stream() }
+        pageRandoms = StateTable(device.pages.map { seed.derived("views", $0.name).stream() })
+        viewArrivals = StateTable(Array(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count))
+        viewRates = StateTable(Array(repeating: 0, count: 2 * device.pages.count * 24))
         pageViews = StateTable(device.pages.map { _ in TrailingWindow() })
         pendingViews = StateTable(Array(repeating: PendingView.none, count: 2 * device.pages.count))
         pageLastViewed = StateTable(device.pages.map { _ in nil })
