@@ -143,7 +143,10 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     }
 
     func reloadPolicy(now: SimTime, context: inout TimelineProviderContext) -> TimelineReloadPolicy {
-        let answer = PolicyRule.firstAnswer(of: settings.schedule, at: now, calendar: context.calendar, truthWindow: context.truthActiveWindow)
+        // Most providers have no rules: then the truth's window is not even looked up.
+        let answer = settings.schedule.isEmpty
+            ? nil
+            : PolicyRule.firstAnswer(of: settings.schedule, at: now, calendar: context.calendar, truthWindow: context.truthActiveWindow)
         switch answer ?? PolicyRule.Answer(settings.policy) {
         case .atEnd:
             return .atEnd

@@ -19,7 +19,7 @@ public struct TrailingWindow: Sendable {
     /// Records an instant.
     /// - Precondition: `t` is not earlier than the last recorded instant.
     public mutating func record(_ t: SimTime) {
-        precondition(times.last.map { $0 <= t } ?? true, "TrailingWindow: time went backwards")
+        if let last = times.last { precondition(last <= t, "TrailingWindow: time went backwards") }
         times.append(t)
         // Read through the buffer: a view or a reload records one instant,
         // and indexing the array would check its bounds at every step.

@@ -95,7 +95,7 @@ extension DeviceSimulator {
     mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
         // Drawn as `awakeArrival` draws (F1, F6), from rates prepared at the day's start.
         let slot = 2 * page + (day & 1)
-        let rates = viewRates
+        let rates = viewRates.borrowed
         if let next = viewArrivals[slot].next(
             after: after, calendar: calendar, random: &pageRandoms[page], rate: { rates[24 * slot + $0] }) {
             scheduleView(page, day: day, at: next)
@@ -145,14 +145,12 @@ extension DeviceSimulator {
                 staleness: now - schedules[widget].addedAt, isStale: true))
             return
         }
-        // F1: each entry shows from its date on; before the first, the first shows.
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if widgets[widget].entries[middle].date <= now { low = middle + 1 } else { high = middle }
-        }
-        let shown = max(0, low - 1)
+        // F1: each entry shows from its date on; before the first, the first
+        // shows. Views come in time order, so the shown entry only moves
+        // forward until the next timeline is installed.
+        var shown = widgets[widget].shownEntry
+        while shown + 1 < count && widgets[widget].entries[shown + 1].date <= now { shown += 1 }
+        widgets[widget].shownEntry = shown
         let entry = widgets[widget].entries[shown]
         guard let fetchedAt = entry.dataFetchedAt else {
             // An entry with no data (the provider never got any) shows what

@@ -167,7 +167,12 @@ extension DeviceSimulator {
     /// Runs every widget whose pending reload joined the batch planned for
     /// now, and any whose reload falls due within `earlyReloadWindow` (F4).
     mutating func runBatch() {
-        openBatches.removeAll { $0 <= now }
+        // By hand: a device has a batch or two open, and `removeAll(where:)`
+        // costs more than the search.
+        var index = 0
+        while index < openBatches.count {
+            if openBatches[index] <= now { openBatches.remove(at: index) } else { index += 1 }
+        }
         for widget in widgets.indices where widgets[widget].batchTime == now {
             widgets[widget].batchTime = nil
             advancePendingReload(widget, batchDue: true)

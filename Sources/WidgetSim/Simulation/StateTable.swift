@@ -51,4 +51,18 @@ struct StateTable<Element>: RandomAccessCollection {
             return base + index
         }
     }
+
+    /// The elements, read without holding the table: for a closure called
+    /// while the table is alive, so that passing it retains nothing.
+    var borrowed: Borrowed { Borrowed(base: base, count: count) }
+
+    struct Borrowed {
+        fileprivate let base: UnsafeMutablePointer<Element>
+        let count: Int
+
+        subscript(index: Int) -> Element {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
+            return base[index]
+        }
+    }
 }

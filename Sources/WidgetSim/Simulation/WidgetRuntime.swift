@@ -61,6 +61,8 @@ struct WidgetRuntime {
 
     /// The shown entry's first mismatch with the truth, from the last view.
     var mismatchCache = MismatchCache()
+    /// The entry of the installed timeline shown at the last view.
+    var shownEntry = 0
 
     /// Makes the completed call's entries the shown timeline; the old buffer
     /// is kept for the next call, so steady-state reloads allocate nothing.
@@ -68,6 +70,7 @@ struct WidgetRuntime {
         swap(&entries, &incoming)
         hasTimeline = true
         mismatchCache = MismatchCache()
+        shownEntry = 0
     }
 }
 
