@@ -91,6 +91,12 @@ public enum DeterministicMath {
         p = p * r + 0.5
         p = p * r + 1.0
         p = p * r + 1.0
-        return Double(sign: .plus, exponent: k, significand: exp2Table[j] * p)
+        let significand = exp2Table[j] * p
+        // Scaling by an exact power of two is exact while the result stays
+        // normal (k ≥ -1021 keeps it so, the significand being near [1, 2)),
+        // and costs one multiplication; below that the generic initializer
+        // rounds into the subnormals. Both give Double(sign:exponent:significand:).
+        guard k >= -1021 else { return Double(sign: .plus, exponent: k, significand: significand) }
+        return significand * Double(bitPattern: UInt64(1023 + k) << 52)
     }
 }

@@ -27,9 +27,12 @@ public struct BudgetHistory: Sendable {
 
     /// The largest limit granted in `(t - 1 day, t]`, or nil if none was.
     public func largestLimit(at t: SimTime) -> Int? {
-        var index = firstGrant
-        while index < grants.count && grants[index].time <= t - reloads.length { index += 1 }
-        return index < grants.count ? grants[index].limit : nil
+        let cutoff = t - reloads.length
+        return grants.withUnsafeBufferPointer { grants in
+            var index = firstGrant
+            while index < grants.count && grants[index].time <= cutoff { index += 1 }
+            return index < grants.count ? grants[index].limit : nil
+        }
     }
 
     /// Records a budgeted reload at `t`, granted under `limit`.
@@ -37,9 +40,17 @@ public struct BudgetHistory: Sendable {
     public mutating func record(_ t: SimTime, limit: Int) {
         reloads.record(t)
         while firstGrant < grants.count && grants[firstGrant].time <= t - reloads.length { firstGrant += 1 }
-        // A grant no larger than this one can never be the largest again.
-        while grants.count > firstGrant && grants[grants.count - 1].limit <= limit { grants.removeLast() }
-        grants.append((t, limit))
+        // A grant no larger than this one can never be the largest again. It
+        // is overwritten in place: the limit is usually the same as the last
+        // one, which this then replaces without shrinking and growing the array.
+        var end = grants.count
+        while end > firstGrant && grants[end - 1].limit <= limit { end -= 1 }
+        if end < grants.count {
+            grants[end] = (t, limit)
+            if end + 1 < grants.count { grants.removeLast(grants.count - end - 1) }
+        } else {
+            grants.append((t, limit))
+        }
         if firstGrant > 64 && firstGrant * 2 > grants.count {
             grants.removeFirst(firstGrant)
             firstGrant = 0
