@@ -48,6 +48,17 @@ public enum DeterministicMath {
     }
 
     /// 2^(j/64) for j = 0...63, built once from the series below.
+    /// `Int(x.rounded())` (half away from zero), without the library call
+    /// `rounded()` makes on every platform: for 0 ≤ x < 2^52, x minus its
+    /// truncation is exact, so comparing it with one half decides exactly as
+    /// `rounded()` does. Other values take `rounded()` itself.
+    @inline(__always)
+    static func roundedToInt(_ x: Double) -> Int {
+        guard x >= 0 && x < 0x1p52 else { return Int(x.rounded()) }
+        let whole = Int(x)
+        return x - Double(whole) >= 0.5 ? whole + 1 : whole
+    }
+
     static let exp2Table: [Double] = (0..<64).map { j in seriesExp(Double(j) / 64 * ln2) }
 
     /// e^r by its Taylor series to r^17/17!, below 1e-19 for |r| < 0.35.

@@ -82,7 +82,7 @@ public struct DurationSampler: Sendable {
             let exponent = mu + sigma * random.nextStandardNormal()
             seconds = exponent > 30 ? Double(DurationDistribution.maximumSeconds) : DeterministicMath.exp(exponent)
         }
-        return Int(min(seconds, Double(DurationDistribution.maximumSeconds)).rounded())
+        return DeterministicMath.roundedToInt(min(seconds, Double(DurationDistribution.maximumSeconds)))
     }
 }
 

@@ -73,9 +73,9 @@ public final class ReloadScheduler: Sendable {
         if parameters.frequentViewsPerDay > 0 {
             engagement = min(1, Double(pageViews.count(at: t)) / parameters.frequentViewsPerDay)
         }
-        var limit = max(parameters.minimumDailyBudget, Int((Double(baseDailyBudget) * engagement).rounded()))
+        var limit = max(parameters.minimumDailyBudget, DeterministicMath.roundedToInt(Double(baseDailyBudget) * engagement))
         if learning {
-            limit = Int((Double(limit) * parameters.learningMultiplier).rounded())
+            limit = DeterministicMath.roundedToInt(Double(limit) * parameters.learningMultiplier)
         }
         return limit
     }
