@@ -70,6 +70,7 @@ public struct DurationSampler: Sendable {
     }
 
     /// Draws one duration in whole seconds, clamped to `0...DurationDistribution.maximumSeconds`.
+    @inline(__always)
     public func draw(using random: inout RandomStream) -> Int {
         let seconds: Double
         switch kind {

@@ -141,6 +141,9 @@ struct FleetObserver: SimulationObserver {
         self.warmUp = warmUp
     }
 
+    // Inlined into the simulator: a view or a reload is counted in a few
+    // instructions, and the call passed the whole record through memory.
+    @inline(__always)
     mutating func reloadStarted(_ record: ReloadRecord) {
         let time = record.time - warmUp
         guard time >= 0 else { return }
@@ -149,6 +152,7 @@ struct FleetObserver: SimulationObserver {
         aggregate.counts.count(record)
     }
 
+    @inline(__always)
     mutating func widgetViewed(_ record: ViewRecord) {
         guard record.time >= warmUp else { return }
         aggregate.counts.count(record)

@@ -20,12 +20,14 @@ public struct BudgetHistory: Sendable {
     public var length: Int { reloads.length }
 
     /// Budgeted reloads in `(t - 1 day, t]`.
+    @inline(__always)
     public func count(at t: SimTime) -> Int { reloads.count(at: t) }
 
     /// The `index`-th oldest budgeted reload in the window ending at `t`.
     public func element(atOldest index: Int, at t: SimTime) -> SimTime { reloads.element(atOldest: index, at: t) }
 
     /// The largest limit granted in `(t - 1 day, t]`, or nil if none was.
+    @inline(__always)
     public func largestLimit(at t: SimTime) -> Int? {
         let cutoff = t - reloads.length
         return grants.withUnsafeBufferPointer { grants in
@@ -37,6 +39,7 @@ public struct BudgetHistory: Sendable {
 
     /// Records a budgeted reload at `t`, granted under `limit`.
     /// - Precondition: `t` is not earlier than the last recorded reload.
+    @inline(__always)
     public mutating func record(_ t: SimTime, limit: Int) {
         reloads.record(t)
         while firstGrant < grants.count && grants[firstGrant].time <= t - reloads.length { firstGrant += 1 }

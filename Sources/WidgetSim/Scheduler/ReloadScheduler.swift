@@ -66,6 +66,7 @@ public final class ReloadScheduler: Sendable {
         dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViews: pageViews)
     }
 
+    @inline(__always)
     func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
         guard imposesLimit else { return nil }
         let learning = Double(t - addedAt) < parameters.learningDays * Double(Seconds.day)
@@ -82,6 +83,7 @@ public final class ReloadScheduler: Sendable {
 
     /// When the widget may next run a budgeted reload, judged at `t` against
     /// `limit` (nil: unlimited).
+    @inline(__always)
     func budgetAvailability(_ widget: borrowing WidgetSchedule, at t: SimTime, limit: Int?, calendar: CivilCalendar) -> BudgetAvailability {
         guard let limit else { return .now(t) }
         return widget.ledger.availability(at: t, limit: limit, calendar: calendar)
@@ -91,6 +93,7 @@ public final class ReloadScheduler: Sendable {
     /// enough from the last budgeted reload (F13), or nil if it is both now.
     /// The simulator asks this first: most decisions end here, and it needs
     /// only the request.
+    @inline(__always)
     public func waitForEligibility(of pending: PendingReload, lastBudgetedStart: SimTime?, at now: SimTime) -> SimTime? {
         var due = max(now, pending.eligibleAt)
         if let last = lastBudgetedStart {

@@ -18,6 +18,7 @@ public struct TrailingWindow: Sendable {
 
     /// Records an instant.
     /// - Precondition: `t` is not earlier than the last recorded instant.
+    @inline(__always)
     public mutating func record(_ t: SimTime) {
         if let last = times.last { precondition(last <= t, "TrailingWindow: time went backwards") }
         times.append(t)
@@ -46,6 +47,7 @@ public struct TrailingWindow: Sendable {
     }
 
     /// The number of instants in `(t - length, t]`.
+    @inline(__always)
     public func count(at t: SimTime) -> Int {
         times.withUnsafeBufferPointer { times in
             var end = times.count

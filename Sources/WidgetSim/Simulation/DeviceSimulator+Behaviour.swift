@@ -92,6 +92,7 @@ extension DeviceSimulator {
 
     // MARK: Views (F1, F6, F9)
 
+    @inline(__always)
     mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
         // Drawn as `awakeArrival` draws (F1, F6), from rates prepared at the day's start.
         let slot = 2 * page + (day & 1)
@@ -136,6 +137,7 @@ extension DeviceSimulator {
     }
 
     /// Records what the widget shows now against the truth.
+    @inline(__always)
     mutating func recordView(_ widget: Int) {
         let count = widgets[widget].entries.count
         guard widgets[widget].hasTimeline, count > 0 else {

@@ -257,6 +257,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     }
 
     /// Keeps a page's next view in its slot, or in the queue if the slot is taken.
+    @inline(__always)
     mutating func scheduleView(_ page: Int, day: Int, at time: SimTime) {
         let slot = 2 * page + (day & 1)
         if pendingViews[slot].key == .max {

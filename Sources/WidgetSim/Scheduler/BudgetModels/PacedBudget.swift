@@ -46,16 +46,19 @@ public struct PacedBudget: BudgetAccounting {
 
     /// The 24-hour cap at `t`: the largest of `limit` and the limits granted
     /// in `(t - 1 day, t]`, plus the bucket's burst.
+    @inline(__always)
     func cap(at t: SimTime, limit: Int, history: BudgetHistory) -> Int {
         max(limit, history.largestLimit(at: t) ?? limit) + Int(burst)
     }
 
+    @inline(__always)
     public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
         let rolling = RollingWindowBudget.availability(at: t, limit: cap(at: t, limit: limit, history: history), history: history)
         guard !rolling.spent else { return rolling }
         return BudgetAvailability(time: bucket.nextToken(at: t, capacity: burst, perSecond: perSecond(limit: limit)), spent: false)
     }
 
+    @inline(__always)
     public mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {
         bucket.draw(at: t, capacity: burst, perSecond: perSecond(limit: limit))
     }

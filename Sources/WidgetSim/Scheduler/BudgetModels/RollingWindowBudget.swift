@@ -17,6 +17,7 @@ public struct RollingWindowBudget: BudgetAccounting {
     }
 
     /// The rolling window's rule, shared with the paced model.
+    @inline(__always)
     static func availability(at t: SimTime, limit: Int, history: BudgetHistory) -> BudgetAvailability {
         let used = history.count(at: t)
         guard used >= limit else { return .now(t) }

@@ -16,12 +16,14 @@ struct TokenBucket: Sendable {
     static let tolerance = 1e-9
 
     /// The level at `t`, refilled at `perSecond` up to `capacity`.
+    @inline(__always)
     func level(at t: SimTime, capacity: Double, perSecond: Double) -> Double {
         guard !levelAfterDraw.isNaN else { return capacity }
         return min(capacity, levelAfterDraw + Double(t - drawnAt) * perSecond)
     }
 
     /// The earliest instant at or after `t` at which a token is there.
+    @inline(__always)
     func nextToken(at t: SimTime, capacity: Double, perSecond: Double) -> SimTime {
         let level = level(at: t, capacity: capacity, perSecond: perSecond)
         guard level < 1 - TokenBucket.tolerance else { return t }
@@ -30,6 +32,7 @@ struct TokenBucket: Sendable {
     }
 
     /// Takes one token at `t`.
+    @inline(__always)
     mutating func draw(at t: SimTime, capacity: Double, perSecond: Double) {
         levelAfterDraw = max(0, level(at: t, capacity: capacity, perSecond: perSecond) - 1)
         drawnAt = t
