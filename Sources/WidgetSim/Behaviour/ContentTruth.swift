@@ -59,6 +59,7 @@ public struct ContentTruth: Sendable {
     }
 
     /// The first change strictly after `t`, or nil if there is none.
+    @inline(__always)
     public func firstChange(after t: SimTime) -> SimTime? {
         var earliest = storage.schedule.firstEvent(after: t)
         let index = storage.schedule.oneOff.firstIndex(greaterThan: t)

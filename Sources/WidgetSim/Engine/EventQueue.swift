@@ -73,6 +73,7 @@ public struct EventQueue<Payload> {
 
     /// Schedules `payload` at `time` and returns a handle that can cancel it.
     /// - Complexity: O(log n)
+    @inline(__always)
     @discardableResult
     public mutating func schedule(_ payload: Payload, at time: SimTime) -> Handle {
         precondition(time >= 0 && time <= EventQueue.maximumTime, "EventQueue: time \(time) is outside 0...\(EventQueue.maximumTime)")
@@ -87,6 +88,7 @@ public struct EventQueue<Payload> {
 
     /// Removes and returns the earliest event, or nil when the queue is empty.
     /// - Complexity: O(log n)
+    @inline(__always)
     public mutating func popNext() -> (time: SimTime, payload: Payload)? {
         guard let first = _storage.first else { return nil }
         _remove(at: 0)
@@ -118,6 +120,7 @@ public struct EventQueue<Payload> {
         _storage.removeAll(keepingCapacity: true)
     }
 
+    @inline(__always)
     mutating func _remove(at index: Int) {
         let last = _storage.removeLast()
         guard index < _storage.count else { return }

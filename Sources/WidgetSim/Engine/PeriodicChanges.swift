@@ -40,6 +40,7 @@ public struct PeriodicChanges: Equatable, Sendable {
     }
 
     /// The first instant strictly after `t`.
+    @inline(__always)
     public func next(after t: SimTime, calendar: CivilCalendar) -> SimTime? {
         guard let window else {
             let dayStart = calendar.startOfDay(calendar.dayIndex(t))

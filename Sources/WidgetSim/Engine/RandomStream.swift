@@ -14,6 +14,7 @@ public struct RandomStream: Sendable {
 
     /// Creates a stream whose state is expanded from `seed` by SplitMix64,
     /// as the xoshiro authors recommend, so that nearby seeds give unrelated streams.
+    @inline(__always)
     public init(seed: UInt64) {
         var expander = SplitMix64(state: seed)
         _s0 = expander.next()

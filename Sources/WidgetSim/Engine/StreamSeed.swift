@@ -13,6 +13,7 @@ public struct StreamSeed: Hashable, Sendable {
     public init(_ value: UInt64) { self.value = value }
 
     /// The seed one level down, labelled by an integer.
+    @inline(__always)
     public func derived(_ label: UInt64) -> StreamSeed {
         StreamSeed(SplitMix64.mix(SplitMix64.mix(value ^ 0x5851_F42D_4C95_7F2D) &+ label))
     }
@@ -39,7 +40,9 @@ public struct StreamSeed: Hashable, Sendable {
     }
 
     static func fnv1a(_ text: String) -> UInt64 {
-        fnv1a(text.utf8)
+        // A native string's bytes are read in place: a device derives a few
+        // dozen seeds from labels as it is set up.
+        text.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(text.utf8)
     }
 
     /// FNV-1a, 64 bits, over bytes.

@@ -108,6 +108,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     }
 
     /// The same timeline, written into a reusable buffer (the simulator's fast path).
+    @inline(__always)
     mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
         entries.removeAll(keepingCapacity: true)
         let result = context.fetch()
@@ -137,11 +138,13 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         return reloadPolicy(now: now, context: &context)
     }
 
+    @inline(__always)
     func nextEntryDate(after date: SimTime, calendar: CivilCalendar) -> SimTime {
         guard settings.alignEntries else { return date + settings.entrySpacing }
         return ConfiguredProvider.roundUp(date + 1, toMultipleOf: settings.entrySpacing, calendar: calendar)
     }
 
+    @inline(__always)
     func reloadPolicy(now: SimTime, context: inout TimelineProviderContext) -> TimelineReloadPolicy {
         // Most providers have no rules: then the truth's window is not even looked up.
         let answer = settings.schedule.isEmpty
@@ -179,6 +182,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
 
     /// `date` plus a uniform 0...`jitter` seconds, drawn only when jitter is set
     /// (so a provider without it draws nothing from its stream).
+    @inline(__always)
     func jittered(_ date: SimTime, context: inout TimelineProviderContext) -> SimTime {
         guard settings.jitter > 0 else { return date }
         return date + Int(context.randomUnit() * Double(settings.jitter + 1))
@@ -186,6 +190,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
 
     /// The first instant at or after `t` that is a multiple of `step` seconds
     /// after local midnight.
+    @inline(__always)
     static func roundUp(_ t: SimTime, toMultipleOf step: Int, calendar: CivilCalendar) -> SimTime {
         let second = calendar.secondOfDay(t)
         let remainder = second % step

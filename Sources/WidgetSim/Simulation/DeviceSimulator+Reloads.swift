@@ -14,6 +14,7 @@ extension DeviceSimulator {
     // MARK: Requests
 
     /// Asks for a budgeted reload of `widget`, eligible from `eligibleAt` (F12: merges with a pending one).
+    @inline(__always)
     mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) {
         guard widgets[widget].added else { return }
         if var pending = schedules[widget].pending {
@@ -159,6 +160,7 @@ extension DeviceSimulator {
     }
 
     /// Queues the moment the widget's pending reload is looked at again.
+    @inline(__always)
     mutating func waitForRequest(_ widget: Int, until due: SimTime) {
         widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
         widgets[widget].pendingEventTime = due
@@ -333,6 +335,7 @@ extension DeviceSimulator {
     /// `mutating` only so that Swift lends the simulator to it: called as a
     /// plain method from a mutating one, it made Swift copy the whole
     /// simulator (a memcpy on every provider call). It changes nothing.
+    @inline(__always)
     mutating func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
         // Field by field: copying the whole runtime would retain every array in it.
         TimelineProviderContext(

@@ -67,6 +67,7 @@ public struct TimelineProviderContext: Sendable {
 
     /// Sends one request to the widget's server and waits for the answer,
     /// advancing `now` by the drawn latency.
+    @inline(__always)
     public mutating func fetch() -> FetchResult {
         now += network.latencySampler.draw(using: &random)
         // Draw the failure even when the rate is 0, so that changing the rate
