@@ -83,6 +83,7 @@ public struct ContentTruth: Sendable {
     /// is out of date from the change it got wrong.
     /// - Precondition: every unpredictable change up to `date` has been recorded
     ///   (call it at view time, never at fetch time).
+    @inline(__always)
     public func firstMismatch(fetchedAt: SimTime, date: SimTime, isForecast: Bool) -> SimTime? {
         guard isForecast, date > fetchedAt else { return firstChange(after: fetchedAt) }
         if let change = storage.schedule.firstEvent(after: fetchedAt), change <= date {

@@ -85,6 +85,7 @@ public enum DeterministicMath {
     }
 
     /// e raised to `x`, for `x` in a range whose result is finite and normal.
+    @inline(__always)
     public static func exp(_ x: Double) -> Double {
         precondition(x.isFinite && x < 709 && x > -708, "DeterministicMath.exp argument out of range")
         // x = (64k + j) ln2/64 + r with |r| <= ln2/128 < 0.0055, then

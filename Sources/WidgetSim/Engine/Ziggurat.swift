@@ -26,6 +26,7 @@ enum ExponentialZiggurat {
     }()
 
     /// One draw from the exponential distribution with mean 1.
+    @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
         let (x, f) = tables
         while true {
@@ -69,6 +70,7 @@ enum NormalZiggurat {
         return (x, f)
     }()
 
+    @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
         let (x, f) = tables
         while true {

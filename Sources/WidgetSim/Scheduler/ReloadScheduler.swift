@@ -116,6 +116,7 @@ public final class ReloadScheduler: Sendable {
     ///   - batchDue: true when the batch this reload joined is due now.
     ///   - calendar: the device's local calendar.
     /// - Precondition: the widget has a pending reload.
+    @inline(__always)
     public func decide(
         _ widget: inout WidgetSchedule,
         at now: SimTime,

@@ -103,12 +103,14 @@ extension DeviceSimulator {
         }
     }
 
+    @inline(__always)
     mutating func viewPage(_ page: Int, day: Int) {
         lookAtPage(page)
         scheduleNextView(page, day: day, after: now)
     }
 
     /// The user looks at a page: every widget on it is seen.
+    @inline(__always)
     mutating func lookAtPage(_ page: Int) {
         pageViews[page].record(now)
         pageLastViewed[page] = now

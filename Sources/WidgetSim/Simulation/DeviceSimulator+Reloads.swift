@@ -307,6 +307,7 @@ extension DeviceSimulator {
         }
     }
 
+    @inline(__always)
     mutating func completeCall(_ widget: Int) {
         guard let call = widgets[widget].inFlight else { return }
         widgets[widget].inFlight = nil
