@@ -7,7 +7,7 @@
 /// earlier than the last recorded reload minus a day.
 public struct BudgetHistory: Sendable {
     /// The reloads themselves.
-    public private(set) var reloads = TrailingWindow()
+    public private(set) var reloads = TrailingWindow(reservingCapacity: 128)
     /// Grants that no later grant matched or exceeded, oldest first: their
     /// limits fall from front to back, so the first one still in the window
     /// is the largest (a monotonic queue).

@@ -12,8 +12,11 @@ public struct TrailingWindow: Sendable {
     /// Instants before this index are at or before `last - length`: out of every window from now on.
     private var head = 0
 
-    public init(length: Int = Seconds.day) {
+    /// A window of `length` seconds with room for `capacity` instants before
+    /// its storage grows (a page seen a hundred times a day holds about that many).
+    public init(length: Int = Seconds.day, reservingCapacity capacity: Int = 0) {
         self.length = length
+        times.reserveCapacity(capacity)
     }
 
     /// Records an instant.

@@ -111,7 +111,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         pageRandoms = StateTable(device.pages.map { seed.derived("views", $0.name).stream() })
         viewArrivals = StateTable(Array(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count))
         viewRates = StateTable(Array(repeating: 0, count: 2 * device.pages.count * 24))
-        pageViews = StateTable(device.pages.map { _ in TrailingWindow() })
+        pageViews = StateTable(device.pages.map { _ in TrailingWindow(reservingCapacity: 256) })
         pendingViews = StateTable(Array(repeating: PendingView.none, count: 2 * device.pages.count))
         pageLastViewed = StateTable(device.pages.map { _ in nil })
         apps = device.apps.indices.map { app in
