@@ -58,6 +58,7 @@ public struct ContentTruth: Sendable {
         storage.schedule.recordEvent(at: t)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The first change strictly after `t`, or nil if there is none.
     @inline(__always)
     public func firstChange(after t: SimTime) -> SimTime? {
@@ -71,6 +72,7 @@ public struct ContentTruth: Sendable {
         return earliest
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The first instant at which an entry's content differs from the truth,
     /// or nil if it never does.
     ///

@@ -47,6 +47,7 @@ public enum DeterministicMath {
         return 2 * s * p + Double(exponent) * ln2
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// 2^(j/64) for j = 0...63, built once from the series below.
     /// `Int(x.rounded())` (half away from zero), without the library call
     /// `rounded()` makes on every platform: for 0 ≤ x < 2^52, x minus its
@@ -84,6 +85,7 @@ public enum DeterministicMath {
         return p
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// e raised to `x`, for `x` in a range whose result is finite and normal.
     @inline(__always)
     public static func exp(_ x: Double) -> Double {

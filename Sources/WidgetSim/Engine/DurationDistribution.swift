@@ -69,6 +69,7 @@ public struct DurationSampler: Sendable {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Draws one duration in whole seconds, clamped to `0...DurationDistribution.maximumSeconds`.
     @inline(__always)
     public func draw(using random: inout RandomStream) -> Int {

@@ -71,6 +71,7 @@ public struct EventQueue<Payload> {
         return UInt64(time) << 32 | sequence
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Schedules `payload` at `time` and returns a handle that can cancel it.
     /// - Complexity: O(log n)
     @inline(__always)
@@ -86,6 +87,7 @@ public struct EventQueue<Payload> {
         return Handle(_sequence: sequence)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Removes and returns the earliest event, or nil when the queue is empty.
     /// - Complexity: O(log n)
     @inline(__always)
@@ -120,6 +122,7 @@ public struct EventQueue<Payload> {
         _storage.removeAll(keepingCapacity: true)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func _remove(at index: Int) {
         let last = _storage.removeLast()

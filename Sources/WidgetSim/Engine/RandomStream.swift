@@ -12,6 +12,7 @@ public struct RandomStream: Sendable {
     var _s2: UInt64
     var _s3: UInt64
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Creates a stream whose state is expanded from `seed` by SplitMix64,
     /// as the xoshiro authors recommend, so that nearby seeds give unrelated streams.
     @inline(__always)

@@ -25,6 +25,7 @@ enum ExponentialZiggurat {
         return (x, f)
     }()
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// One draw from the exponential distribution with mean 1.
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
@@ -70,6 +71,7 @@ enum NormalZiggurat {
         return (x, f)
     }()
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
         let (x, f) = tables

@@ -152,6 +152,7 @@ struct FleetObserver: SimulationObserver {
         aggregate.counts.count(record)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func widgetViewed(_ record: ViewRecord) {
         guard record.time >= warmUp else { return }

@@ -107,6 +107,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         return policy
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The same timeline, written into a reusable buffer (the simulator's fast path).
     @inline(__always)
     mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
@@ -138,12 +139,14 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         return reloadPolicy(now: now, context: &context)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     func nextEntryDate(after date: SimTime, calendar: CivilCalendar) -> SimTime {
         guard settings.alignEntries else { return date + settings.entrySpacing }
         return ConfiguredProvider.roundUp(date + 1, toMultipleOf: settings.entrySpacing, calendar: calendar)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     func reloadPolicy(now: SimTime, context: inout TimelineProviderContext) -> TimelineReloadPolicy {
         // Most providers have no rules: then the truth's window is not even looked up.
@@ -180,6 +183,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// `date` plus a uniform 0...`jitter` seconds, drawn only when jitter is set
     /// (so a provider without it draws nothing from its stream).
     @inline(__always)
@@ -188,6 +192,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         return date + Int(context.randomUnit() * Double(settings.jitter + 1))
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The first instant at or after `t` that is a multiple of `step` seconds
     /// after local midnight.
     @inline(__always)

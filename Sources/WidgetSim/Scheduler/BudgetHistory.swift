@@ -19,6 +19,7 @@ public struct BudgetHistory: Sendable {
     /// The window's length: 24 hours.
     public var length: Int { reloads.length }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Budgeted reloads in `(t - 1 day, t]`.
     @inline(__always)
     public func count(at t: SimTime) -> Int { reloads.count(at: t) }
@@ -26,6 +27,7 @@ public struct BudgetHistory: Sendable {
     /// The `index`-th oldest budgeted reload in the window ending at `t`.
     public func element(atOldest index: Int, at t: SimTime) -> SimTime { reloads.element(atOldest: index, at: t) }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The largest limit granted in `(t - 1 day, t]`, or nil if none was.
     @inline(__always)
     public func largestLimit(at t: SimTime) -> Int? {
@@ -37,6 +39,7 @@ public struct BudgetHistory: Sendable {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Records a budgeted reload at `t`, granted under `limit`.
     /// - Precondition: `t` is not earlier than the last recorded reload.
     @inline(__always)

@@ -66,6 +66,7 @@ public final class ReloadScheduler: Sendable {
         dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViews: pageViews)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
         guard imposesLimit else { return nil }
@@ -81,6 +82,7 @@ public final class ReloadScheduler: Sendable {
         return limit
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// When the widget may next run a budgeted reload, judged at `t` against
     /// `limit` (nil: unlimited).
     @inline(__always)
@@ -89,6 +91,7 @@ public final class ReloadScheduler: Sendable {
         return widget.ledger.availability(at: t, limit: limit, calendar: calendar)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Gate 1 alone: when a pending reload becomes eligible (F2, F4) and far
     /// enough from the last budgeted reload (F13), or nil if it is both now.
     /// The simulator asks this first: most decisions end here, and it needs
@@ -102,6 +105,7 @@ public final class ReloadScheduler: Sendable {
         return due > now ? due : nil
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Passes the widget's pending reload through the gates at `now`.
     ///
     /// - Parameters:

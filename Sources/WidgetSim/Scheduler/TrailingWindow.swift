@@ -19,6 +19,7 @@ public struct TrailingWindow: Sendable {
         times.reserveCapacity(capacity)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Records an instant.
     /// - Precondition: `t` is not earlier than the last recorded instant.
     @inline(__always)
@@ -49,6 +50,7 @@ public struct TrailingWindow: Sendable {
         return index
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The number of instants in `(t - length, t]`.
     @inline(__always)
     public func count(at t: SimTime) -> Int {

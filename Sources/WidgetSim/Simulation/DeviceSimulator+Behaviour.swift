@@ -92,6 +92,7 @@ extension DeviceSimulator {
 
     // MARK: Views (F1, F6, F9)
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func scheduleNextView(_ page: Int, day: Int, after: SimTime) {
         // Drawn as `awakeArrival` draws (F1, F6), from rates prepared at the day's start.
@@ -103,12 +104,14 @@ extension DeviceSimulator {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func viewPage(_ page: Int, day: Int) {
         lookAtPage(page)
         scheduleNextView(page, day: day, after: now)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The user looks at a page: every widget on it is seen.
     @inline(__always)
     mutating func lookAtPage(_ page: Int) {
@@ -138,6 +141,7 @@ extension DeviceSimulator {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Records what the widget shows now against the truth.
     @inline(__always)
     mutating func recordView(_ widget: Int) {

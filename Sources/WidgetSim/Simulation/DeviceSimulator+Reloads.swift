@@ -13,6 +13,7 @@ extension DeviceSimulator {
 
     // MARK: Requests
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Asks for a budgeted reload of `widget`, eligible from `eligibleAt` (F12: merges with a pending one).
     @inline(__always)
     mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) {
@@ -159,6 +160,7 @@ extension DeviceSimulator {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Queues the moment the widget's pending reload is looked at again.
     @inline(__always)
     mutating func waitForRequest(_ widget: Int, until due: SimTime) {
@@ -307,6 +309,7 @@ extension DeviceSimulator {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func completeCall(_ widget: Int) {
         guard let call = widgets[widget].inFlight else { return }
@@ -333,6 +336,7 @@ extension DeviceSimulator {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// `mutating` only so that Swift lends the simulator to it: called as a
     /// plain method from a mutating one, it made Swift copy the whole
     /// simulator (a memcpy on every provider call). It changes nothing.

@@ -256,6 +256,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Keeps a page's next view in its slot, or in the queue if the slot is taken.
     @inline(__always)
     mutating func scheduleView(_ page: Int, day: Int, at time: SimTime) {

@@ -44,6 +44,7 @@ public struct PacedBudget: BudgetAccounting {
 
     func perSecond(limit: Int) -> Double { Double(limit) / Double(windowSeconds) }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The 24-hour cap at `t`: the largest of `limit` and the limits granted
     /// in `(t - 1 day, t]`, plus the bucket's burst.
     @inline(__always)
@@ -51,6 +52,7 @@ public struct PacedBudget: BudgetAccounting {
         max(limit, history.largestLimit(at: t) ?? limit) + Int(burst)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     public func availability(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) -> BudgetAvailability {
         let rolling = RollingWindowBudget.availability(at: t, limit: cap(at: t, limit: limit, history: history), history: history)
@@ -58,6 +60,7 @@ public struct PacedBudget: BudgetAccounting {
         return BudgetAvailability(time: bucket.nextToken(at: t, capacity: burst, perSecond: perSecond(limit: limit)), spent: false)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     public mutating func charge(at t: SimTime, limit: Int, history: BudgetHistory, calendar: CivilCalendar) {
         bucket.draw(at: t, capacity: burst, perSecond: perSecond(limit: limit))

@@ -16,6 +16,7 @@ public struct RollingWindowBudget: BudgetAccounting {
         RollingWindowBudget.availability(at: t, limit: limit, history: history)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The rolling window's rule, shared with the paced model.
     @inline(__always)
     static func availability(at t: SimTime, limit: Int, history: BudgetHistory) -> BudgetAvailability {

@@ -15,6 +15,7 @@ struct TokenBucket: Sendable {
     /// Rounding slack when comparing a refilled level with one token.
     static let tolerance = 1e-9
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The level at `t`, refilled at `perSecond` up to `capacity`.
     @inline(__always)
     func level(at t: SimTime, capacity: Double, perSecond: Double) -> Double {
@@ -22,6 +23,7 @@ struct TokenBucket: Sendable {
         return min(capacity, levelAfterDraw + Double(t - drawnAt) * perSecond)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The earliest instant at or after `t` at which a token is there.
     @inline(__always)
     func nextToken(at t: SimTime, capacity: Double, perSecond: Double) -> SimTime {
@@ -31,6 +33,7 @@ struct TokenBucket: Sendable {
         return t + Int(((1 - level) / perSecond - TokenBucket.tolerance * Double(Seconds.day)).rounded(.up))
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Takes one token at `t`.
     @inline(__always)
     mutating func draw(at t: SimTime, capacity: Double, perSecond: Double) {
