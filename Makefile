@@ -5,7 +5,8 @@
 #                                                     how much each unknown moves the comparison, write Reports/<scenario>/sensitivity.*
 #   make fleet SCENARIO=fleet-weather [DEVICES=n]     simulate a fleet scenario, write Reports/<scenario>/fleet.*
 #   make fleet-sharded SCENARIO=fleet-weather SHARDS=4  the same in parallel shard processes, then merged
-#   make bench                                        measure speed and memory (not part of make test)
+#   make bench [BENCH_BASELINE=rev|none] [BENCH_INSTRUCTIONS=0] [BENCH_ARGS=--quick]
+#                                                     measure speed and memory, and this build against a baseline commit (not part of make test)
 #   make bench-inputs                                 only how check and validate grow with their input's size
 #   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
 #   make chaos [INTERRUPTIONS=1000] [SEED=n]          interrupt release runs with SIGINT/TERM/KILL at random instants: the report
@@ -34,7 +35,7 @@ RELEASE_BIN := .build/release/widgetsim
 all: build
 
 help:
-	@sed -n '2,22p' Makefile
+	@sed -n '2,23p' Makefile
 
 build:
 	$(SWIFT) build
@@ -77,11 +78,44 @@ fleet-sharded: release
 
 # Speed and memory; never part of `make test` (these machines are shared and noisy).
 # The input benchmarks time the release widgetsim binary, so both are built.
-#   BENCH_ARGS: --quick (1 run instead of 3), --timeout <s> (default 120), --keep-inputs, --widgetsim <binary>
-bench:
+#   BENCH_ARGS: --quick (1 run instead of 3, 2 baseline pairs instead of 5), --timeout <s> (default 120),
+#               --keep-inputs, --widgetsim <binary>
+#
+# Wall times of separate sittings cannot be compared on these machines, so
+# `make bench` also builds the baseline's widgetsim-bench (the commit before the
+# speed work) into .build-baseline and runs both builds' children alternately in
+# one sitting, quoting ratios. The tree is exported with `git archive`, never
+# checked out, so the working tree is untouched; it is exported again (and
+# rebuilt from scratch) only when BENCH_BASELINE resolves to another commit.
+#   BENCH_BASELINE: a git revision (default e9474fa, the commit before the speed work), or none to skip it
+#   BENCH_INSTRUCTIONS: 1 to also count instructions per widget-day with callgrind, which does not
+#                       depend on load (default: 1 when valgrind is on PATH), 0 to skip it
+BENCH_BASELINE ?= e9474fa
+BENCH_INSTRUCTIONS ?= $(if $(shell command -v valgrind 2>/dev/null),1,0)
+BASELINE_DIR := .build-baseline
+BASELINE_BENCH := $(BASELINE_DIR)/build/release/widgetsim-bench
+.PHONY: bench-baseline
+
+bench: $(if $(filter none,$(BENCH_BASELINE)),,bench-baseline)
 	$(SWIFT) build -c release --product widgetsim
 	$(SWIFT) build -c release --product widgetsim-bench
-	.build/release/widgetsim-bench $(BENCH_ARGS)
+	.build/release/widgetsim-bench $(BENCH_ARGS) \
+		$(if $(filter none,$(BENCH_BASELINE)),,--baseline $(BASELINE_BENCH) --baseline-name "$(BENCH_BASELINE) ($$(cut -c1-10 $(BASELINE_DIR)/REVISION))") \
+		$(if $(filter 1,$(BENCH_INSTRUCTIONS)),--instructions)
+
+# REVISION is written only once the export is complete (a pipe's status is
+# tar's, hence the check for Package.swift), so an interrupted export is done again.
+bench-baseline:
+	@revision=$$(git rev-parse --verify --quiet '$(BENCH_BASELINE)^{commit}') \
+		|| { echo "BENCH_BASELINE=$(BENCH_BASELINE) is not a commit of this repository (or use BENCH_BASELINE=none)" >&2; exit 2; }; \
+	if [ ! -d $(BASELINE_DIR)/src ] || [ "$$(cat $(BASELINE_DIR)/REVISION 2>/dev/null)" != "$$revision" ]; then \
+		echo "exporting $$revision into $(BASELINE_DIR)/src"; \
+		rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)/src \
+			&& git archive $$revision | tar -x -C $(BASELINE_DIR)/src \
+			&& [ -f $(BASELINE_DIR)/src/Package.swift ] \
+			&& echo $$revision > $(BASELINE_DIR)/REVISION; \
+	fi
+	$(SWIFT) build -c release --product widgetsim-bench --package-path $(BASELINE_DIR)/src --scratch-path $(BASELINE_DIR)/build
 
 bench-inputs:
 	$(SWIFT) build -c release --product widgetsim
@@ -137,4 +171,4 @@ docs:
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
 
 clean:
-	rm -rf .build .build-fuzz .build-example .shards .chaos mutate-failures
+	rm -rf .build .build-fuzz .build-example .build-baseline .shards .chaos mutate-failures

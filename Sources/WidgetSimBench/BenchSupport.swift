@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// The median; the mean of the middle two for an even count.
@@ -7,3 +8,31 @@ func median(_ values: [Double]) -> Double {
 }
 
 func format(_ value: Double, _ decimals: Int) -> String { FixedDecimal.format(value, decimals: decimals) }
+
+/// A count with thousands separators: 1019795 → "1,019,795".
+func grouped(_ value: Int) -> String {
+    var digits = String(value.magnitude)
+    var groups: [String] = []
+    while digits.count > 3 {
+        groups.insert(String(digits.suffix(3)), at: 0)
+        digits.removeLast(3)
+    }
+    groups.insert(digits, at: 0)
+    return (value < 0 ? "-" : "") + groups.joined(separator: ",")
+}
+
+/// This program's path, for running itself as a child.
+func thisExecutable() -> String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+}
+
+/// The first executable file named `name` in a directory of PATH, or nil.
+/// (posix_spawn does not search PATH, so a program found there is run by its path.)
+func findOnPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for directory in path.split(separator: ":") where !directory.isEmpty {
+        let candidate = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}

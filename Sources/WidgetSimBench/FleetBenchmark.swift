@@ -71,26 +71,32 @@ func runChild(_ arguments: [String]) -> Never {
     exit(0)
 }
 
-/// Runs one configuration `repeats` times in child processes.
+/// Runs one configuration `repeats` times in child processes of this program.
 func measure(devices: Int, days: Int, threads: Int, scenario: String, repeats: Int) -> [Measurement] {
     (0..<repeats).map { _ in
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["child", String(devices), String(days), String(threads), scenario]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch {
-            FileHandle.standardError.write(Data("widgetsim-bench: cannot start a child: \(error)\n".utf8))
-            exit(70)
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let measurement = try? JSONDecoder().decode(Measurement.self, from: data) else {
-            FileHandle.standardError.write(Data("widgetsim-bench: a child run failed (status \(process.terminationStatus))\n".utf8))
-            exit(70)
-        }
-        return measurement
+        measureOnce(executable: thisExecutable(), devices: devices, days: days, threads: threads, scenario: scenario)
     }
+}
+
+/// One run of `<executable> child <devices> <days> <threads> <scenario>`: this
+/// program, or another build of it (a baseline's), whose child mode prints the same JSON.
+func measureOnce(executable: String, devices: Int, days: Int, threads: Int, scenario: String) -> Measurement {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["child", String(devices), String(days), String(threads), scenario]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch {
+        FileHandle.standardError.write(Data("widgetsim-bench: cannot start a child (\(executable)): \(error)\n".utf8))
+        exit(70)
+    }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let measurement = try? JSONDecoder().decode(Measurement.self, from: data) else {
+        FileHandle.standardError.write(Data("widgetsim-bench: a child run of \(executable) failed (status \(process.terminationStatus))\n".utf8))
+        exit(70)
+    }
+    return measurement
 }
 
 /// One fleet configuration and its runs.
@@ -110,17 +116,37 @@ struct FleetRow {
     var peakRSSMiB: Double { Double(runs.map(\.peakRSSKiB).max()!) / 1024 }
 }
 
-/// Measures fleet simulation (the scenario's base, no warm-up) and prints the table, the targets and the `bench.` lines.
-func runFleetBenchmark(scenario: String, quick: Bool) {
+/// The fleet's days in every configuration but size-large.
+let benchmarkDays = 7
+
+/// The devices of the throughput configurations (and of the comparison with a baseline).
+func throughputDevices(quick: Bool) -> Int { quick ? 5_000 : 20_000 }
+
+/// Measures fleet simulation (the scenario's base, no warm-up) and prints the table, the targets and the `bench.` lines;
+/// first, if given, this build against a baseline build (or this build's instruction count).
+func runFleetBenchmark(scenario: String, quick: Bool, comparison: BaselineComparison?) {
     let repeats = quick ? 1 : 3
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let days = 7
+    let days = benchmarkDays
     let widgetsPerDevice = benchmarkSetup(path: scenario, devices: 1, days: days).fleet!.meanWidgetsPerDevice
-    let throughputDevices = quick ? 5_000 : 20_000
+    let throughputDevices = throughputDevices(quick: quick)
     // 2 % more devices than the mean widget count needs, since widget sets are drawn at random.
     let millionDevices = Int((1_020_000 / (widgetsPerDevice * Double(days))).rounded(.up))
 
     print("widgetsim-bench: \(scenario) (base, no warm-up), \(format(widgetsPerDevice, 2)) widgets per device, \(cores) cores, median of \(repeats)")
+    var comparisonLines: [String] = []
+    if let comparison {
+        do {
+            comparisonLines = try comparison.run()
+        } catch {
+            FileHandle.standardError.write(Data("widgetsim-bench: \(error.message)\n".utf8))
+            exit(error.code)
+        }
+        if comparison.baseline != nil {
+            print("")
+            print("This build alone:")
+        }
+    }
     func run(_ name: String, devices: Int, days: Int, threads: Int, scenario: String, repeats: Int) -> FleetRow {
         FileHandle.standardError.write(Data("  running \(name): \(devices) devices × \(days) days on \(threads) thread(s)...\n".utf8))
         return FleetRow(name: name, devices: devices, days: days, threads: threads,
@@ -167,4 +193,5 @@ func runFleetBenchmark(scenario: String, quick: Bool) {
     for row in rows {
         print("bench.\(row.name).wall_s=\(format(row.wall, 3)) bench.\(row.name).events_per_s=\(format(row.eventsPerSecond, 0)) bench.\(row.name).widget_days_per_s=\(format(row.widgetDaysPerSecond, 0)) bench.\(row.name).peak_rss_mib=\(format(row.peakRSSMiB, 1))")
     }
+    for line in comparisonLines { print(line) }
 }

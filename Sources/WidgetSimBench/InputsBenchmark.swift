@@ -178,15 +178,4 @@ struct InputsBenchmark {
             ? "\(format(input.costPerUnit * 1e6, 2)) µs/row"
             : "\(format(input.costPerUnit * 1e9, 1)) ns/byte"
     }
-
-    func grouped(_ value: Int) -> String {
-        var digits = String(value)
-        var groups: [String] = []
-        while digits.count > 3 {
-            groups.insert(String(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(digits, at: 0)
-        return groups.joined(separator: ",")
-    }
 }

@@ -4,7 +4,9 @@
 // memory is its own) and repeated, with medians quoted: fleet simulation
 // (FleetBenchmark.swift), and how reading large inputs grows with their size
 // (InputsBenchmark.swift). Compare figures as ratios within one run: these
-// machines are shared and noisy.
+// machines are shared and noisy. With --baseline, the fleet half starts with
+// this build against another build of this program, run alternately in the
+// same sitting (BaselineComparison.swift).
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -12,11 +14,29 @@ if arguments.first == "child" { runChild(arguments) }
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         USAGE: widgetsim-bench [--only fleet|inputs] [--quick] [--scenario <fleet scenario>]
+                               [--baseline <widgetsim-bench binary> [--baseline-name <text>]] [--instructions]
                                [--widgetsim <binary>] [--timeout <seconds>] [--keep-inputs]
 
         fleet: measures fleet simulation (the scenario's base, no warm-up) in child
         processes: throughput on 1 thread and on all cores, 1,000,000 widget-days,
         and the cost at three sizes.
+
+        --baseline: first measures this build against another build of this
+        program (`make bench` builds the commit before the speed work into
+        .build-baseline): both run the same child, 20,000 devices × 7 days on
+        1 thread (5,000 with --quick), alternately, baseline first, 5 pairs (2
+        with --quick). Prints each build's events per widget-day, median wall
+        time and median widget-days/s per core, the ratio of the medians, the
+        ratio of each pair and their median, and the target of 3× the
+        baseline's widget-days/s per core. --baseline-name names it (default:
+        its path).
+
+        --instructions: counts instructions per widget-day and per event, which
+        do not depend on load, in one run of each build's child (1,000 devices ×
+        7 days, 1 thread) under 'valgrind --tool=callgrind' (valgrind must be on
+        PATH; its output goes to .build/bench-callgrind and is deleted). A
+        callgrind run over --timeout seconds is killed. Without --baseline,
+        counts this build's alone.
 
         inputs: times the widgetsim binary (default: the one beside this program)
         in child processes on generated inputs: 'check --reloads' on logs of
@@ -41,6 +61,7 @@ func value(of option: String) -> String? {
 }
 
 let quick = arguments.contains("--quick")
+let scenario = value(of: "--scenario") ?? "Scenarios/fleet-weather.json"
 let only = value(of: "--only")
 guard only == nil || only == "fleet" || only == "inputs" else {
     FileHandle.standardError.write(Data("widgetsim-bench: --only takes fleet or inputs, got '\(only!)'\n".utf8))
@@ -52,8 +73,31 @@ guard timeout > 0 else {
     exit(64)
 }
 
+var comparison: BaselineComparison?
+let baselinePath = value(of: "--baseline")
+let countInstructions = arguments.contains("--instructions")
+if only != "inputs" && (baselinePath != nil || countInstructions) {
+    if let baselinePath, !FileManager.default.isExecutableFile(atPath: baselinePath) {
+        FileHandle.standardError.write(Data("widgetsim-bench: no baseline widgetsim-bench at \(baselinePath) ('make bench' builds one)\n".utf8))
+        exit(66)
+    }
+    var valgrind: String?
+    if countInstructions {
+        valgrind = findOnPath("valgrind")
+        if valgrind == nil {
+            FileHandle.standardError.write(Data("widgetsim-bench: --instructions needs valgrind on PATH\n".utf8))
+            exit(69)
+        }
+    }
+    comparison = BaselineComparison(
+        baseline: baselinePath.map { BenchBuild(name: "baseline \(value(of: "--baseline-name") ?? $0)", executable: $0) },
+        current: BenchBuild(name: "this build", executable: thisExecutable()),
+        scenario: scenario, devices: throughputDevices(quick: quick), days: benchmarkDays, pairs: quick ? 2 : 5,
+        valgrind: valgrind, scratch: ".build/bench-callgrind", timeLimit: timeout)
+}
+
 if only != "inputs" {
-    runFleetBenchmark(scenario: value(of: "--scenario") ?? "Scenarios/fleet-weather.json", quick: quick)
+    runFleetBenchmark(scenario: scenario, quick: quick, comparison: comparison)
 }
 if only != "fleet" {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("widgetsim").path
