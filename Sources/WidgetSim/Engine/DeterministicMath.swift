@@ -48,7 +48,6 @@ public enum DeterministicMath {
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
-    /// 2^(j/64) for j = 0...63, built once from the series below.
     /// `Int(x.rounded())` (half away from zero), without the library call
     /// `rounded()` makes on every platform: for 0 ≤ x < 2^52, x minus its
     /// truncation is exact, so comparing it with one half decides exactly as
@@ -60,6 +59,7 @@ public enum DeterministicMath {
         return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
+    /// 2^(j/64) for j = 0...63, built once from the series below.
     static let exp2Table: [Double] = (0..<64).map { j in seriesExp(Double(j) / 64 * ln2) }
 
     /// e^r by its Taylor series to r^17/17!, below 1e-19 for |r| < 0.35.
@@ -105,12 +105,18 @@ public enum DeterministicMath {
         p = p * r + 0.5
         p = p * r + 1.0
         p = p * r + 1.0
-        let significand = exp2Table[j] * p
-        // Scaling by an exact power of two is exact while the result stays
-        // normal (k ≥ -1021 keeps it so, the significand being near [1, 2)),
-        // and costs one multiplication; below that the generic initializer
-        // rounds into the subnormals. Both give Double(sign:exponent:significand:).
-        guard k >= -1021 else { return Double(sign: .plus, exponent: k, significand: significand) }
+        return scaled(exp2Table[j] * p, byPowerOfTwo: k)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `Double(sign: .plus, exponent: k, significand: significand)`, bit for
+    /// bit, for a significand in about [0.9, 2.1]: multiplying by an exact
+    /// power of two is exact while the result stays normal (k ≥ -1021 keeps
+    /// it so) and costs one instruction; below that the generic initializer
+    /// rounds into the subnormals.
+    @inline(__always)
+    static func scaled(_ significand: Double, byPowerOfTwo k: Int) -> Double {
+        guard k >= -1021 && k <= 1023 else { return Double(sign: .plus, exponent: k, significand: significand) }
         return significand * Double(bitPattern: UInt64(1023 + k) << 52)
     }
 }

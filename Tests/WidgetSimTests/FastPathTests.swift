@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import WidgetSim
+
+/// The speed work's fast paths compute exactly what the plain forms they
+/// replaced compute: the committed reports stay byte-identical only if every
+/// one of them agrees bit for bit, on edge cases as well as on random input.
+@Suite("Fast paths")
+struct FastPathTests {
+    @Test func roundingToAWholeNumberMatchesRoundedHalfAwayFromZero() {
+        let edges: [Double] = [
+            0, 0.5, 1.5, 2.5, 0.49999999999999994, 0.5000000000000001, 1e-300, 86_399.5, 0x1p52 - 0.5, 0x1p52, 0x1p53 + 2,
+            1e15 + 0.5, -0.5, -2.5, -0.49999999999999994,
+        ]
+        var random = RandomStream(seed: 14)
+        let randomValues = (0..<20_000).map { index -> Double in
+            let magnitude = [1.0, 100, 86_400, 1e9][index % 4]
+            let value = random.nextUnit() * magnitude
+            // Every other value sits exactly on a half.
+            return index % 2 == 0 ? value : (value * 2).rounded(.down) / 2
+        }
+        for value in edges + randomValues {
+            #expect(DeterministicMath.roundedToInt(value) == Int(value.rounded()), "\(value)")
+        }
+    }
+
+    @Test func scalingByAPowerOfTwoIsTheGenericInitializerBitForBit() {
+        var random = RandomStream(seed: 2)
+        var exponents = Array(-1030...(-1015)) + Array(1015...1023) + [-1, 0, 1]
+        exponents += (0..<2_000).map { _ in random.nextInt(in: -1022...1023) }
+        for exponent in exponents {
+            let significand = 0.9 + 1.2 * random.nextUnit()
+            let scaled = DeterministicMath.scaled(significand, byPowerOfTwo: exponent)
+            let generic = Double(sign: .plus, exponent: exponent, significand: significand)
+            #expect(scaled.bitPattern == generic.bitPattern, "\(significand) × 2^\(exponent)")
+        }
+    }
+
+    @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
+        var random = RandomStream(seed: 3)
+        for _ in 0..<200 {
+            let start = 1_700_000_000 + random.nextInt(below: Seconds.day * 30)
+            let offset = random.nextInt(in: -14 * Seconds.hour...14 * Seconds.hour)
+            let calendar = CivilCalendar(startEpochSeconds: start, utcOffsetSeconds: offset)
+            let localStart = start + offset
+            let firstMidnight = CivilCalendar.floorDiv(localStart, Seconds.day) * Seconds.day
+            for _ in 0..<100 {
+                let t = random.nextInt(in: -3 * Seconds.day...400 * Seconds.day)
+                let local = localStart + t
+                #expect(calendar.dayIndex(t) == CivilCalendar.floorDiv(local - firstMidnight, Seconds.day))
+                #expect(calendar.secondOfDay(t) == CivilCalendar.floorMod(local, Seconds.day))
+                let day = random.nextInt(in: -3...400)
+                #expect(calendar.startOfDay(day) == firstMidnight + day * Seconds.day - start - offset)
+            }
+        }
+    }
+
+    @Test func preparedArrivalsDrawWhatTheArrivalProcessDraws() {
+        var random = RandomStream(seed: 4)
+        let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: 3_600)
+        for case_ in 0..<300 {
+            let shape = (0..<24).map { _ in random.nextUnit() < 0.1 ? 0 : 2 * random.nextUnit() }
+            let start = random.nextInt(below: 2 * Seconds.day)
+            let end = start + random.nextInt(in: -Seconds.hour...30 * Seconds.hour)
+            let expected = [0, 0.5, 35, 200][case_ % 4] * (0.5 + random.nextUnit())
+            let weight = ArrivalProcess.weightedLength(from: start, to: max(start, end), shape: shape, calendar: calendar)
+            let prepared = PreparedArrivals(start: start, end: end, expected: expected, totalWeight: weight)
+            let rates = shape.map { prepared.hourlyRate(shape: $0) }
+            var plainStream = RandomStream(seed: UInt64(case_))
+            var preparedStream = plainStream
+            var after = start - 1 - random.nextInt(below: Seconds.hour)
+            for _ in 0..<400 {
+                let plain = ArrivalProcess.nextArrival(
+                    after: after, start: start, end: end, expected: expected, totalWeight: weight, shape: shape,
+                    calendar: calendar, random: &plainStream)
+                let fast = prepared.next(after: after, calendar: calendar, random: &preparedStream) { rates[$0] }
+                #expect(plain == fast, "case \(case_) after \(after)")
+                #expect(plainStream.next() == preparedStream.next(), "case \(case_): the two used different draws")
+                guard let plain else { break }
+                after = plain
+            }
+        }
+    }
+
+    @Test func anEventHeldBesideTheQueueIsOrderedAsIfItHadBeenQueued() {
+        var queue = EventQueue<String>()
+        queue.schedule("before", at: 10)
+        let held = queue.reserveKey(at: 10)
+        queue.schedule("after", at: 10)
+        queue.schedule("earlier", at: 9)
+        var order: [String] = []
+        var heldTaken = false
+        while true {
+            if !heldTaken && held < queue.nextKey {
+                order.append("held")
+                heldTaken = true
+            } else if let event = queue.popNext() {
+                order.append(event.payload)
+            } else {
+                break
+            }
+        }
+        #expect(order == ["earlier", "before", "held", "after"])
+        #expect(queue.scheduledCount == 4)
+    }
+
+    @Test func anEventIsTheLatestOnlyUntilAnotherIsScheduledOrReserved() {
+        var queue = EventQueue<Int>()
+        let first = queue.schedule(1, at: 5)
+        #expect(queue.isLatest(first))
+        _ = queue.reserveKey(at: 7)
+        #expect(!queue.isLatest(first))
+        let second = queue.schedule(2, at: 5)
+        #expect(queue.isLatest(second))
+        queue.schedule(3, at: 6)
+        #expect(!queue.isLatest(second))
+    }
+
+    @Test func theLargestLimitIsTheLargestGrantedInTheTrailingDay() {
+        var random = RandomStream(seed: 6)
+        var history = BudgetHistory()
+        var grants: [(time: SimTime, limit: Int)] = []
+        var t = 0
+        for _ in 0..<3_000 {
+            t += random.nextInt(below: 3 * Seconds.hour)
+            // Mostly the same limit, as in a run; sometimes larger or smaller.
+            let limit = random.nextUnit() < 0.7 ? 40 : random.nextInt(in: 10...80)
+            history.record(t, limit: limit)
+            grants.append((t, limit))
+            let query = t + random.nextInt(below: Seconds.hour)
+            let inWindow = grants.filter { $0.time > query - Seconds.day && $0.time <= query }.map(\.limit)
+            #expect(history.largestLimit(at: query) == inWindow.max(), "at \(query)")
+        }
+    }
+
+    @Test func aTruthsScheduleIsCopiedBeforeAWriteWhileAContextReadsIt() {
+        let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
+        var truth = ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar)
+        truth.recordUnpredictableChange(at: 100)
+        let copy = truth
+        let context = TimelineProviderContext(
+            family: .systemSmall, isPreview: false, configuration: nil, calendar: calendar, now: 500,
+            network: NetworkModel(), random: RandomStream(seed: 1), scheduleStorage: truth.storage)
+        truth.recordUnpredictableChange(at: 200)
+        #expect(truth.unpredictableChanges == [100, 200])
+        #expect(copy.unpredictableChanges == [100])
+        #expect(context.lastEvent(atOrBefore: 500) == 100)
+    }
+
+    @Test func indexListsKeepEachListsMembersInOrder() {
+        let lists = [[2, 0], [], [1, 3, 4], [5]]
+        let flattened = IndexLists(lists)
+        for (index, list) in lists.enumerated() {
+            #expect(flattened.positions(of: index).map(flattened.member(at:)) == list)
+            #expect(Array(flattened.list(index)) == list)
+            #expect(flattened.isEmpty(index) == list.isEmpty)
+        }
+    }
+}
