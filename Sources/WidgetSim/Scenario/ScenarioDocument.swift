@@ -80,7 +80,7 @@ struct VariantApplier {
                 decoder.warnings = variantWarnings
                 let setup = try decoder.decode(patched)
                 // The variant decodes the whole scenario again: keep only what its patch brings.
-                for var warning in variantWarnings.warnings where !baseWarnings.warnings.contains(warning) {
+                for var warning in variantWarnings.warnings where !baseWarnings.contains(warning) {
                     warning.variant = name
                     warnings.append(warning)
                 }
