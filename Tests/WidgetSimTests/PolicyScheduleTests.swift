@@ -81,7 +81,7 @@ struct PolicyScheduleTests {
             var context = TimelineProviderContext(
                 family: .systemSmall, isPreview: false, configuration: nil, calendar: Self.calendar, now: t,
                 network: settings.network, random: RandomStream(seed: 1),
-                schedule: ContentSchedule(periodic: PeriodicChanges(period: 60, window: Self.market), calendar: Self.calendar))
+                scheduleStorage: ContentScheduleStorage(ContentSchedule(periodic: PeriodicChanges(period: 60, window: Self.market), calendar: Self.calendar)))
             var entries: [ScheduledEntry] = []
             return provider.timeline(in: &context, into: &entries)
         }

@@ -226,7 +226,7 @@ struct ProviderTimeLimitTests {
             var context = TimelineProviderContext(
                 family: .systemMedium, isPreview: false, configuration: nil, calendar: calendar, now: 100,
                 network: settings.network, random: RandomStream(seed: 1),
-                schedule: ContentSchedule(periodic: nil, calendar: calendar))
+                scheduleStorage: ContentScheduleStorage(ContentSchedule(periodic: nil, calendar: calendar)))
             var entries: [ScheduledEntry] = []
             _ = provider.timeline(in: &context, into: &entries, timeLimit: timeLimit)
             return provider.lastGoodFetch

@@ -37,21 +37,6 @@ public struct TimelineProviderContext: Sendable {
         now: SimTime,
         network: NetworkModel,
         random: RandomStream,
-        schedule: ContentSchedule
-    ) {
-        self.init(
-            family: family, isPreview: isPreview, configuration: configuration, calendar: calendar, now: now,
-            network: network, random: random, scheduleStorage: ContentScheduleStorage(schedule))
-    }
-
-    init(
-        family: WidgetFamily,
-        isPreview: Bool,
-        configuration: String?,
-        calendar: CivilCalendar,
-        now: SimTime,
-        network: NetworkModel,
-        random: RandomStream,
         scheduleStorage: ContentScheduleStorage
     ) {
         self.family = family
