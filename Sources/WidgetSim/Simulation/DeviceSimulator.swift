@@ -8,6 +8,10 @@
 ///
 /// The simulator is single-threaded and holds no locks; run devices in
 /// parallel by giving each its own simulator.
+///
+/// Not promised: value semantics. Its per-widget and per-page state lives in
+/// tables that copies share (`StateTable`, for speed), so run a simulator,
+/// never a copy of one alongside it.
 public struct DeviceSimulator<Observer: SimulationObserver> {
     public internal(set) var observer: Observer
     let deviceIndex: Int

@@ -3,8 +3,8 @@
 ///
 /// Why not an array: every write through an array element first asks the
 /// runtime whether the array's buffer is shared (copy-on-write), and a
-/// device makes several such writes per event; measured, those checks were
-/// about a tenth of a fleet run's instructions. A table's elements are
+/// device makes several such writes per event; moving the simulator's state
+/// into tables saved 4 % of a fleet run's instructions. A table's elements are
 /// written through a pointer, with a bounds check and nothing else.
 ///
 /// Not promised: value semantics. Copies of a table share its elements, so a
