@@ -26,14 +26,7 @@ public struct TrailingWindow: Sendable {
     public mutating func record(_ t: SimTime) {
         if let last = times.last { precondition(last <= t, "TrailingWindow: time went backwards") }
         times.append(t)
-        // Read through the buffer: a view or a reload records one instant,
-        // and indexing the array would check its bounds at every step.
-        let cutoff = t - length
-        head = times.withUnsafeBufferPointer { times in
-            var head = self.head
-            while head < times.count && times[head] <= cutoff { head += 1 }
-            return head
-        }
+        head = firstIndexInWindow(at: t)
         // Compact once the dropped prefix dominates, keeping the work amortised O(1).
         if head > 64 && head * 2 > times.count {
             times.removeFirst(head)
@@ -43,25 +36,28 @@ public struct TrailingWindow: Sendable {
 
     /// The index of the oldest instant inside the window ending at `t`.
     /// Queries come at about the time of the last record, so the walk from
-    /// `head` is a step or two.
+    /// `head` is a step or two. Read through the buffer: every view and
+    /// reload walks it, and indexing the array checked bounds at each step.
+    @inline(__always)
     private func firstIndexInWindow(at t: SimTime) -> Int {
-        var index = head
-        while index < times.count && times[index] <= t - length { index += 1 }
-        return index
+        let cutoff = t - length
+        return times.withUnsafeBufferPointer { times in
+            var index = head
+            while index < times.count && times[index] <= cutoff { index += 1 }
+            return index
+        }
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The number of instants in `(t - length, t]`.
     @inline(__always)
     public func count(at t: SimTime) -> Int {
-        times.withUnsafeBufferPointer { times in
+        let end = times.withUnsafeBufferPointer { times in
             var end = times.count
             while end > head && times[end - 1] > t { end -= 1 }
-            var start = head
-            let cutoff = t - length
-            while start < end && times[start] <= cutoff { start += 1 }
-            return end - start
+            return end
         }
+        return max(0, end - firstIndexInWindow(at: t))
     }
 
     /// The `index`-th oldest instant in the window ending at `t` (0 is the oldest).

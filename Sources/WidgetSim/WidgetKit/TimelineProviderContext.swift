@@ -25,7 +25,6 @@ public struct TimelineProviderContext: Sendable {
     /// What the widget's server knows of the content's changes, lent by the
     /// widget's truth rather than copied into every call's context.
     let scheduleStorage: ContentScheduleStorage
-    var schedule: ContentSchedule { scheduleStorage.schedule }
     /// Set when the provider started a background URL session (F20).
     public private(set) var backgroundSessionCompletesAt: SimTime?
 
