@@ -24,6 +24,21 @@ struct ScenarioWarningTests {
         #expect(try Self.warnings(atSpacing).isEmpty)
     }
 
+    /// F13, F25: an interval rounded up to a clock multiple at least as long
+    /// as the minimum spacing (after the top of the next hour) is spaced by
+    /// the alignment, so it is not a request WidgetKit cannot honour.
+    @Test func anAfterAlignedToAtLeastTheMinimumSpacingDoesNotWarn() throws {
+        let hourly = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "1m", "afterAlignment": "1h"}"#)
+        #expect(try Self.warnings(hourly).isEmpty)
+        let atSpacing = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "1m", "afterAlignment": "5m"}"#)
+        #expect(try Self.warnings(atSpacing).isEmpty)
+        // An alignment shorter than the spacing still leaves reloads closer than it.
+        let short = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "1m", "afterAlignment": "2m"}"#)
+        #expect(try Self.warnings(short) == [
+            "w.json:7:63: field 'devices[0].widgets[0].provider.after': 1m is shorter than the minimum spacing 5m (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least 5m apart (F13), so this widget reloads at most every 5m, not every 1m",
+        ])
+    }
+
     @Test func aBareNumberDurationWarnsThatItIsSeconds() throws {
         let text = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd", "entrySpacing": 900}"#)
         #expect(try Self.warnings(text) == [

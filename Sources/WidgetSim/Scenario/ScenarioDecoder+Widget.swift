@@ -97,6 +97,8 @@ extension ScenarioDecoder {
         }
         if let forecasts = object.optional("forecasts") { settings.forecasts = try forecasts.bool() }
         let policyValue = try object.required("policy")
+        // An `after` interval below the minimum spacing, warned about once the alignment is known.
+        var shortAfter: (value: ValueReader, interval: Int)?
         switch try policyValue.string() {
         case "atEnd": settings.policy = .atEnd
         case "never": settings.policy = .never
@@ -104,11 +106,7 @@ extension ScenarioDecoder {
             let afterValue = try object.required("after")
             let interval = try afterValue.wholeSeconds(minimum: 1, maximum: 30 * Seconds.day)
             settings.policy = .after(interval: interval)
-            if interval < minimumSpacing {
-                let asked = DurationText.format(Double(interval))
-                let spacing = DurationText.format(Double(minimumSpacing))
-                warnings?.warn(afterValue, "\(asked) is shorter than the minimum spacing \(spacing) (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least \(spacing) apart (F13), so this widget reloads at most every \(spacing), not every \(asked)")
-            }
+            shortAfter = interval < minimumSpacing ? (afterValue, interval) : nil
         default:
             let text = try policyValue.string()
             let names = ["atEnd", "after", "never"]
@@ -121,6 +119,15 @@ extension ScenarioDecoder {
                 allowed: "\"after\" only with \"policy\": \"after\" (a variant removes it with \"after\": null)")
         }
         if let alignment = object.optional("afterAlignment") { settings.afterAlignment = try alignment.wholeSeconds(maximum: Seconds.day) }
+        // F13: an interval below the minimum spacing cannot be honoured,
+        // unless the date is rounded up to a clock multiple at least that
+        // long (F25: "after the top of the next hour"), which spaces the
+        // reloads by the alignment rather than by the interval.
+        if let shortAfter, settings.afterAlignment < minimumSpacing {
+            let asked = DurationText.format(Double(shortAfter.interval))
+            let spacing = DurationText.format(Double(minimumSpacing))
+            warnings?.warn(shortAfter.value, "\(asked) is shorter than the minimum spacing \(spacing) (scheduler.minimumSpacing): WidgetKit keeps a widget's reloads at least \(spacing) apart (F13), so this widget reloads at most every \(spacing), not every \(asked)")
+        }
         if let jitter = object.optional("jitter") { settings.jitter = try jitter.wholeSeconds(maximum: Seconds.day) }
         if let skip = object.optional("skipInactiveHours") { settings.skipInactiveHours = try skip.bool() }
         if let schedule = object.optional("schedule") {
