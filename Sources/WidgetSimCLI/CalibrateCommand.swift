@@ -83,6 +83,8 @@ struct CalibrateCommand: Command {
     func run(console: Console) throws(CommandError) {
         let setup = try scenario.load(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(setup)
+        // Calibration runs the scenario many times: what validate refuses, it refuses.
+        try scenario.requireWithinLimits([setup], command: "simulate", overridden: false)
         let ids = setup.devices.map(\.id)
         var device = 0
         if let deviceID {

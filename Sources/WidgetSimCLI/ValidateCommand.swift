@@ -22,11 +22,22 @@ struct ValidateCommand: Command {
         for scenario in scenarios {
             let document = try scenario.loadDocument(warningsTo: console)
             let setup = document.base
-            let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
-            console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), budget model \(setup.scheduler.budgetModel.rawValue)")
-            for device in setup.devices {
+            let population: String
+            let listed: [(name: String, device: DeviceSetup)]
+            if let fleet = setup.fleet {
+                let sets = fleet.variation.widgetSets.count
+                let setsText = sets > 0 ? " (\(sets) widget sets, \(FixedDecimal.format(fleet.meanWidgetsPerDevice, decimals: 1)) widgets a device on average)" : ""
+                population = "a fleet of \(fleet.deviceCount) devices, each from a template of \(fleet.template.widgets.count) widget(s)\(setsText)"
+                listed = [("fleet.device", fleet.template)]
+            } else {
+                let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
+                population = "\(setup.devices.count) device(s), \(widgets) widget(s)"
+                listed = setup.devices.map { ($0.id, $0) }
+            }
+            console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
+            for (name, device) in listed {
                 for widget in device.widgets {
-                    console.out("  \(device.id)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
+                    console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
                 }
             }
             // What validate accepts, the run finishes: the same estimate and limits.

@@ -125,8 +125,8 @@ struct BadInputTests {
              message: "bad.json:7:67: field 'devices[0].widgets[1].id': duplicate widget id \"w\"; allowed: ids unique within the device"),
         Case(name: "missing scenario file", scenario: nil, arguments: ["simulate", "missing.json"], code: 66, 
              message: "missing.json: no such scenario file"),
-        Case(name: "unknown scenario name", scenario: nil, arguments: ["simulate", "wether", "--scenarios", "."], code: 66, 
-             message: "./wether.json: no scenario named 'wether'; did you mean 'weather'?"),
+        Case(name: "unknown scenario name", scenario: nil, arguments: ["simulate", "wether"], code: 66,
+             message: "Scenarios/wether.json: no scenario named 'wether'; did you mean 'weather'?", files: ["Scenarios/weather.json": Array("{}".utf8)]),
         Case(name: "unwritable output directory", scenario: scenario(), arguments: simulate + ["--out", "afile/reports"], code: 73, 
              message: "afile: cannot create the report directory: it is a file, not a directory"),
         Case(name: "output directory holding other files", scenario: scenario(), arguments: simulate + ["--out", "."], code: 73, 
@@ -149,6 +149,10 @@ struct BadInputTests {
              message: "bad.json: the run would keep about 51.5 GiB of rows (1000 device(s) × 366 days); the limit on this machine is ", prefixOnly: true),
         Case(name: "more events than a device may handle", scenario: busyDevice, arguments: simulate, code: 65,
              message: "bad.json: one device would handle about 3.1 billion events in 366 days, more than the 400 million one device may; most come from devices[0].widgets[*].truth.randomChangesPerDay (20 widgets), 100% of the events; lower it, or the days"),
+        Case(name: "more pages than a device may have", scenario: scenario(device: manyPages, widget: #" "page": "p0","#), arguments: simulate, code: 65,
+             message: "bad.json:5:31: field 'devices[0].pages': 201 pages; allowed: 1...200 pages per device"),
+        Case(name: "script repeated past the action limit", scenario: longScript, arguments: simulate, code: 65,
+             message: "bad.json: devices[0].script: one device's script would hold up to 110100 actions over 366 days (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days"),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,
@@ -210,6 +214,18 @@ struct BadInputTests {
             + widgets.joined(separator: ",\n    ") + "\n  ] } ]\n}"
     }()
 
+    /// 201 pages: one more than a device may have.
+    static let manyPages = " \"pages\": [ " + (0...200).map { #"{ "name": "p\#($0)" }"# }.joined(separator: ", ") + " ],"
+
+    /// 300 daily actions for a year: 110,100 planned actions.
+    static let longScript: String = {
+        let actions = (0..<300).map { minute in
+            #"{ "daily": "\#(minute / 60 < 10 ? "0" : "")\#(minute / 60):\#(minute % 60 < 10 ? "0" : "")\#(minute % 60)", "action": "systemChange" }"#
+        }
+        return "{\n  \"name\": \"bad\",\n  \"days\": 366,\n  \"devices\": [ { \"id\": \"phone\", \"script\": [\n    "
+            + actions.joined(separator: ",\n    ") + "\n  ], \"widgets\": [ { \"id\": \"w\", \"provider\": { \"policy\": \"atEnd\" } } ] } ]\n}"
+    }()
+
     /// 1,000 devices for a year: more rows than memory allows.
     static let manyDevices: String = {
         let devices = (0..<1_000).map { #"{ "id": "p\#($0)", "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] }"# }
@@ -226,7 +242,9 @@ struct BadInputTests {
             try scenario.write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         }
         for (name, bytes) in bad.files {
-            try Data(bytes).write(to: directory.appendingPathComponent(name))
+            let file = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: file)
         }
         if let fifo = bad.fifo {
             #expect(mkfifo(directory.appendingPathComponent(fifo).path, 0o600) == 0)

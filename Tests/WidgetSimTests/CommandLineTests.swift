@@ -104,6 +104,24 @@ struct CommandLineTests {
         #expect(fleet.errors.contains("a fleet report keeps counters, not rows, so there is nothing to audit"))
     }
 
+    /// A fleet has no listed devices: validate describes its size and its template's widgets.
+    @Test func validateDescribesAFleetByItsTemplate() throws {
+        let result = try Self.widgetsim(["validate", "fleet-news"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("valid: 'fleet-news', 3 days, a fleet of 400 devices, each from a template of 1 widget(s)"))
+        #expect(result.output.contains("  fleet.device/headlines: com.example.news.headlines, systemLarge, after(30m)"))
+        #expect(!result.output.contains("0 device(s)"))
+    }
+
+    /// --days shorter than the fleet's moments: a warning, and a report without them.
+    @Test func aFleetRunShortenedPastItsMomentsWarnsAndFinishes() throws {
+        let directory = Paths.temporaryDirectory("short-fleet")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.widgetsim(["fleet", "fleet-news", "--days", "1", "--devices", "20", "--out", directory.path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("3 of the fleet's moments fall after the 1-day run ends; the report leaves them out"))
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)

@@ -147,6 +147,25 @@ struct FastPathTests {
         #expect(context.lastEvent(atOrBefore: 500) == 100)
     }
 
+    /// A page without widgets is never simulated (no view of it can change
+    /// a widget), so pages without widgets, before or after the widgets'
+    /// pages, change no report, and cost no work per view.
+    @Test func pagesWithoutWidgetsChangeNothing() throws {
+        let setup = try ScenarioLoader.load(path: Paths.scenario("weather"))
+        var crowded = setup
+        crowded.population = .devices([{
+            var device = setup.devices[0]
+            let empty = (0..<60).map { PageSetup(name: "empty\($0)", viewsPerDay: 5_000) }
+            device.pages = Array(empty[..<30]) + device.pages + Array(empty[30...])
+            for widget in device.widgets.indices { device.widgets[widget].page += 30 }
+            return device
+        }()])
+        crowded.days = setup.days
+        let plain = ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
+        let withEmptyPages = ReportWriter(setup: crowded, collector: try Simulation.run(crowded)).files()
+        #expect(plain == withEmptyPages)
+    }
+
     @Test func indexListsKeepEachListsMembersInOrder() {
         let lists = [[2, 0], [], [1, 3, 4], [5]]
         let flattened = IndexLists(lists)

@@ -88,4 +88,25 @@ struct FleetMomentTests {
         #expect(FleetReport(merged).files().map(\.contents) == FleetReport(whole).files().map(\.contents))
         #expect(FleetReport(whole).markdown().contains("## Moments"))
     }
+
+    /// A run shortened with --days reports only the moments inside it, and
+    /// its report and partial file hold nothing past the run's end.
+    @Test func aMomentAfterAShortenedRunIsLeftOutOfItsReport() throws {
+        var document = try Self.document(devices: 20)
+        document.base.days = 1
+        for index in document.variants.indices { document.variants[index].setup.days = 1 }
+        #expect(document.base.fleet!.moments.count == 3)
+        let result = try FleetTests.run(document)
+        #expect(result.moments.isEmpty)
+        let parsed = try FleetPartialFile.parse(FleetPartialFile.render(result), file: "part.txt")
+        #expect(try FleetResult.merge([parsed]) == result)
+        #expect(!FleetReport(result).markdown().contains("## Moments"))
+    }
+
+    /// A moment in the run's last minute still has a row (its minutes after are cut short).
+    @Test func aMomentInTheLastMinuteHasARow() throws {
+        var result = try FleetTests.run(try Self.document(devices: 10))
+        result.moments = [FleetResult.Moment(at: result.days * Seconds.day - 1, label: "last")]
+        #expect(FleetReport(result).markdown().contains("| last |"))
+    }
 }

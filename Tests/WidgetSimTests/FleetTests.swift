@@ -40,6 +40,35 @@ struct FleetTests {
     }
 
     /// The aggregate is the same whatever the number of threads.
+    /// A widget set keeps some of the template's widgets, renumbered: a
+    /// scripted tap or truth change follows its widget to its new index, and
+    /// one on a widget the device lacks never happens.
+    @Test func aScriptFollowsItsWidgetIntoAWidgetSet() throws {
+        let text = """
+        { "name": "sets", "seed": 1, "days": 2,
+          "fleet": { "devices": 4, "widgetSets": [ { "widgets": ["a", "c"] } ],
+            "device": {
+              "widgets": [
+                { "id": "a", "kind": "k.a", "provider": { "policy": "never" } },
+                { "id": "b", "kind": "k.b", "provider": { "policy": "never" } },
+                { "id": "c", "kind": "k.c", "provider": { "policy": "never" } }
+              ],
+              "script": [
+                { "at": "1h", "action": "tap", "widget": "c" },
+                { "at": "2h", "action": "truthChange", "widget": "b" },
+                { "daily": "10:00", "action": "tap", "widget": "b" },
+                { "daily": "11:00", "action": "truthChange", "widget": "a" }
+              ] } } }
+        """
+        let document = try ScenarioLoader.decodeDocument(text, file: "sets.json")
+        let device = document.base.fleet!.device(0, master: StreamSeed(1))
+        #expect(device.widgets.map(\.id) == ["a", "c"])
+        #expect(device.script.map(\.action) == [.tap(widget: 1)])
+        #expect(device.repeatingScript.map(\.action) == [.truthChange(widget: 0)])
+        // The run that trapped on the tap of the missing widget now finishes.
+        #expect(try Self.run(document).variants[0].aggregate.widgetDays == 16)
+    }
+
     @Test func threadsDoNotChangeTheResult() throws {
         let document = try Self.document()
         let oneThread = try Self.run(document, threads: 1)

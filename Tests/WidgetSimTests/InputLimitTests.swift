@@ -148,11 +148,12 @@ struct InputLimitTests {
 /// arrival instead of an infinite gap converted to Int.
 @Suite("Arrival rates")
 struct ArrivalRateTests {
+    /// About 1e-320, a subnormal (written so, as the literal would warn that it loses precision).
     @Test func aRateTooSmallToArriveGivesNoArrival() {
         var random = StreamSeed(1).stream()
         let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
         #expect(ArrivalProcess.nextArrival(
-            after: 0, start: 0, end: Seconds.day, expected: 1e-320, totalWeight: Double(Seconds.day), shape: nil,
+            after: 0, start: 0, end: Seconds.day, expected: .leastNonzeroMagnitude * 2_024, totalWeight: Double(Seconds.day), shape: nil,
             calendar: calendar, random: &random) == nil)
     }
 }

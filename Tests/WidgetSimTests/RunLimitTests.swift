@@ -65,6 +65,30 @@ struct RunLimitTests {
         #expect(refusal.contains("devices[0].widgets[*].truth.randomChangesPerDay (20 widgets)"))
     }
 
+    /// Every scripted action is planned before the run starts, so a script
+    /// whose daily entries multiply past the limit is refused with its
+    /// field, whatever the days (a file's own, or --days).
+    @Test func aScriptPastTheActionLimitIsRefusedBeforeItExpands() throws {
+        var setup = try Self.weather(days: 366)
+        var device = setup.devices[0]
+        device.repeatingScript = (0..<300).map { RepeatingAction(secondOfDay: $0 * 60, .systemChange) }
+        setup.population = .devices([device])
+        let refusal = try #require(RunLimits.refusal(RunEstimate(setup), command: "simulate"))
+        #expect(refusal.contains("devices[0].script") && refusal.contains("100000"))
+        setup.days = 7
+        #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") == nil)
+    }
+
+    /// A fleet device holds the template's script and every moment.
+    @Test func aFleetTemplatesScriptAndMomentsCountTowardTheActionLimit() throws {
+        var document = try FleetMomentTests.document()
+        document.base.population.updateFleet { fleet in
+            fleet.moments = (0..<Int(RunLimits.maximumScriptedActionsPerDevice)).map { _ in FleetMomentTests.moment(share: 0) }
+        }
+        let refusal = try #require(RunLimits.refusal(RunEstimate(document.base), command: "fleet"))
+        #expect(refusal.contains("fleet.device.script"))
+    }
+
     @Test(arguments: GoldenReportTests.scenarioNames)
     func everyShippedScenarioIsWithinTheLimits(scenario: String) throws {
         let document = try ScenarioLoader.loadDocument(path: Paths.scenario(scenario))

@@ -48,7 +48,14 @@ public struct FleetResult: Equatable, Sendable {
             scenario: base.name, description: base.description, fingerprint: fingerprint, seed: base.seed, days: base.days,
             start: base.start, utcOffsetSeconds: base.utcOffsetSeconds, deviceCount: base.fleet?.deviceCount ?? 0,
             warmUpDays: base.fleet?.warmUpDays ?? 0, shards: [options.shard.index], shardCount: options.shard.count, variants: variants,
-            moments: base.fleet?.moments.map { Moment(at: $0.at, label: $0.label) } ?? [])
+            moments: momentsWithin(base))
+    }
+
+    /// The fleet's moments that fall inside its measured run: a run shortened
+    /// with `--days` still draws every moment for every device (so the days
+    /// it keeps match the full run's), but reports only those it reaches.
+    public static func momentsWithin(_ setup: SimulationSetup) -> [Moment] {
+        (setup.fleet?.moments ?? []).filter { $0.at < setup.days * Seconds.day }.map { Moment(at: $0.at, label: $0.label) }
     }
 
     /// Combines partial results of one scenario into one.

@@ -196,11 +196,12 @@ public struct FleetReport {
         out += "| moment | at | variant | per minute before | busiest minute after | ÷ mean per minute | requests in \(window) min | ÷ mean for \(window) min |\n"
         out += "|---|---|---|--:|--:|--:|--:|--:|\n"
         for moment in result.moments {
-            let first = moment.at / Seconds.minute
             for (index, variant) in result.variants.enumerated() {
                 let counts = variant.aggregate.requestsPerMinute
-                let before = counts[max(0, first - window)..<min(counts.count, first)]
-                let after = counts[min(counts.count, first)..<min(counts.count, first + window)]
+                // A moment lies inside the run (`FleetResult.momentsWithin`); clamped all the same.
+                let first = min(moment.at / Seconds.minute, counts.count)
+                let before = counts[max(0, first - window)..<first]
+                let after = counts[first..<min(counts.count, first + window)]
                 let peak = after.max() ?? 0
                 let peakOffset = (after.firstIndex(of: peak) ?? first) - first
                 let mean = loads[index].mean

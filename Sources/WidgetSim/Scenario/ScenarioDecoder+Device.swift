@@ -25,6 +25,10 @@ extension ScenarioDecoder {
         let user = try object.optional("user").map { value throws(ScenarioError) in try decodeUser(value) } ?? UserProfile()
 
         let pageList = try object.optional("pages")?.array()
+        if let pageList, pageList.count > ScenarioLimits.maximumPagesPerDevice {
+            throw try object.required("pages").invalid(
+                "\(pageList.count) pages", allowed: "1...\(ScenarioLimits.maximumPagesPerDevice) pages per device")
+        }
         var pages: [PageSetup] = []
         for page in pageList ?? [] {
             let decoded = try decodePage(page)
@@ -39,6 +43,10 @@ extension ScenarioDecoder {
         }
 
         let appList = try object.optional("apps")?.array()
+        if let appList, appList.count > ScenarioLimits.maximumAppsPerDevice {
+            throw try object.required("apps").invalid(
+                "\(appList.count) apps", allowed: "1...\(ScenarioLimits.maximumAppsPerDevice) apps per device")
+        }
         var apps: [AppSetup] = []
         for app in appList ?? [] {
             let decoded = try decodeApp(app)

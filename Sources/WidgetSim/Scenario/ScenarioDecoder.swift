@@ -5,6 +5,11 @@ public enum ScenarioLimits {
     public static let maximumDays = 366
     public static let maximumDevices = 1_000
     public static let maximumWidgetsPerDevice = 200
+    /// Places a widget can sit (home-screen pages, Today View, Lock Screen,
+    /// StandBy) and apps: a phone has a handful of each that hold widgets,
+    /// and every one costs the simulator state and work per view.
+    public static let maximumPagesPerDevice = 200
+    public static let maximumAppsPerDevice = 200
     public static let maximumVariants = 64
 }
 

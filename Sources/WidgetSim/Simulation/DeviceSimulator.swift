@@ -54,6 +54,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// all events, and a slot costs no heap insert or pop. Slot `2·page +
     /// day parity`; a view that finds its slot taken goes into the queue.
     var pendingViews: StateTable<PendingView>
+    /// The slots that can hold a view: those of pages with widgets, in
+    /// order. Only they are searched for the earliest view, so pages without
+    /// widgets cost nothing per view.
+    let viewSlots: [Int]
     /// The slot of the earliest pending view (-1 when none) and its key.
     var earliestViewSlot = -1
     var earliestViewKey = UInt64.max
@@ -115,8 +119,14 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         pageRandoms = StateTable(device.pages.map { seed.derived("views", $0.name).stream() })
         viewArrivals = StateTable(Array(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count))
         viewRates = StateTable(Array(repeating: 0, count: 2 * device.pages.count * 24))
-        pageViews = StateTable(device.pages.map { _ in TrailingWindow(reservingCapacity: 256) })
+        let widgetsOnPage = self.widgetsOnPage
+        pageViews = StateTable(device.pages.indices.map { page in
+            TrailingWindow(reservingCapacity: widgetsOnPage.isEmpty(page) ? 0 : 256)
+        })
         pendingViews = StateTable(Array(repeating: PendingView.none, count: 2 * device.pages.count))
+        var viewSlots: [Int] = []
+        for page in device.pages.indices where !widgetsOnPage.isEmpty(page) { viewSlots += [2 * page, 2 * page + 1] }
+        self.viewSlots = viewSlots
         pageLastViewed = StateTable(device.pages.map { _ in nil })
         apps = device.apps.indices.map { app in
             if let swift = device.apps[app].swift { return swift.make() }
@@ -281,7 +291,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     mutating func findEarliestView() {
         earliestViewSlot = -1
         earliestViewKey = .max
-        for slot in pendingViews.indices where pendingViews[slot].key < earliestViewKey {
+        for slot in viewSlots where pendingViews[slot].key < earliestViewKey {
             earliestViewKey = pendingViews[slot].key
             earliestViewSlot = slot
         }

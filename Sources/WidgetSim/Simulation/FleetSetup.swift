@@ -96,10 +96,32 @@ public struct FleetVariation: Sendable {
         let sessions = sessionsScale.draw(using: &random)
         for app in device.apps.indices { device.apps[app].sessionsPerDay *= sessions }
         if let chosen = FleetVariation.pick(widgetSets.map { ($0.widgets, $0.weight) }, draw: setDraw) {
-            device.widgets = chosen.map { device.widgets[$0] }
+            let template = device.widgets
+            device.widgets = chosen.map { template[$0] }
+            if !device.script.isEmpty || !device.repeatingScript.isEmpty {
+                FleetVariation.renumberScript(of: &device, keeping: chosen, of: template.count)
+            }
         }
         let added = addedWithin > 0 ? random.nextInt(below: addedWithin) : 0
         for widget in device.widgets.indices { device.widgets[widget].addedAt += added }
+    }
+
+    /// Script actions name widgets by their template index: each follows its
+    /// widget to the index it has among the `kept` ones, and one on a widget
+    /// the device lacks is dropped (a tap on a widget it does not have never happens).
+    static func renumberScript(of device: inout DeviceSetup, keeping kept: [Int], of templateCount: Int) {
+        var newIndex = [Int?](repeating: nil, count: templateCount)
+        for (index, widget) in kept.enumerated() { newIndex[widget] = index }
+        device.script = device.script.compactMap { scripted in
+            scripted.action.renumberingWidgets(newIndex).map { ScriptedAction(at: scripted.at, $0) }
+        }
+        device.repeatingScript = device.repeatingScript.compactMap { repeating in
+            repeating.action.renumberingWidgets(newIndex).map { action in
+                var renumbered = repeating
+                renumbered.action = action
+                return renumbered
+            }
+        }
     }
 
     /// The option a uniform `draw` in [0, 1) falls on, by weight.

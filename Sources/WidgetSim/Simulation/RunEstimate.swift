@@ -33,6 +33,10 @@ public struct RunEstimate: Equatable, Sendable {
     public var rows: Double = 0
     /// Views of widgets over the run, which `compare` keeps per run in flight.
     public var views: Double = 0
+    /// Scripted actions the device with the most holds over the run (see
+    /// `RunLimits.maximumScriptedActionsPerDevice`), and its script's field.
+    public var scriptedActionsPerDevice: Double = 0
+    public var scriptField = ""
 
     /// Peak bytes a kept row costs in `simulate`: the record, its copies while
     /// rows are sorted, its CSV line and its mark in the SVG timeline.
@@ -56,6 +60,11 @@ public struct RunEstimate: Equatable, Sendable {
                 events += perDay * days
                 rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
                 views += RunEstimate.viewRowsPerDay(device) * days
+                let actions = RunEstimate.scriptedActions(device, days: setup.days)
+                if actions > scriptedActionsPerDevice {
+                    scriptedActionsPerDevice = actions
+                    scriptField = "devices[\(index)].script"
+                }
                 if perDay > heaviest {
                     heaviest = perDay
                     self.sources = sources
@@ -68,6 +77,10 @@ public struct RunEstimate: Equatable, Sendable {
             eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
             events = eventsPerDevice * Double(fleet.deviceCount)
             rows = 0
+            // Every moment may hit the device.
+            scriptedActionsPerDevice = RunEstimate.scriptedActions(fleet.template, days: setup.days + fleet.warmUpDays)
+                + Double(fleet.moments.count)
+            scriptField = "fleet.device.script"
         }
         sources.sort { $0.eventsPerDay > $1.eventsPerDay }
     }
@@ -107,6 +120,16 @@ public struct RunEstimate: Equatable, Sendable {
     /// Bytes `compare` keeps with `threads` runs in flight.
     public func compareBytes(threads: Int) -> Double {
         views * RunEstimate.bytesPerComparedView * Double(max(1, threads))
+    }
+
+    /// An upper bound on the actions `device`'s script holds over `days`
+    /// days: a repeating action comes at most once on each chosen weekday,
+    /// and the run may touch `days + 1` local days (a device's own clock).
+    static func scriptedActions(_ device: DeviceSetup, days: Int) -> Double {
+        let weeks = Double((days + 1 + 6) / 7)
+        return device.repeatingScript.reduce(Double(device.script.count)) { total, action in
+            total + min(Double(days + 1), Double(action.weekdays.filter { $0 }.count) * weeks)
+        }
     }
 
     // MARK: Rates

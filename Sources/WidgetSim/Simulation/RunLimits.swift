@@ -10,7 +10,8 @@ import Darwin
 ///
 /// Promised: a run is first judged by its `RunEstimate` and refused before it
 /// starts when the estimate passes `maximumEventsPerDevice`,
-/// `maximumEventsPerRun` (simulate and compare) or `memoryBytes`. The
+/// `maximumEventsPerRun` (simulate and compare), `maximumScriptedActionsPerDevice`
+/// or `memoryBytes`. The
 /// simulator also stops by itself, with `RunLimitExceeded`, when a device
 /// schedules `guardEventsPerDevice` events or the rows it keeps pass
 /// `memoryBytes`, so a run whose estimate was too low still ends with an
@@ -22,6 +23,10 @@ public struct RunLimits: Equatable, Sendable {
     /// Events one `simulate` run, or one replication of `compare`, may be
     /// estimated to handle in all (a few minutes).
     public static let maximumEventsPerRun = 1_000_000_000.0
+    /// Scripted actions one device may hold over the run, fixed ones plus
+    /// each repeating one once per day it repeats (and, in a fleet, every
+    /// moment): they are all planned before the run starts.
+    public static let maximumScriptedActionsPerDevice = 100_000.0
 
     /// Events one device may schedule before the simulator stops it: well
     /// above the estimate's limit, and far below the queue's 2^32.
@@ -53,6 +58,10 @@ public struct RunLimits: Equatable, Sendable {
     /// "fleet"), with the numbers and the field to change; nil when it may.
     public static func refusal(_ estimate: RunEstimate, command: String, threads: Int = 1) -> String? {
         let size = "\(estimate.devices) device(s) × \(estimate.days) days"
+        let actionLimit = maximumScriptedActionsPerDevice
+        if estimate.scriptedActionsPerDevice > actionLimit {
+            return "\(estimate.scriptField): one device's script would hold up to \(count(estimate.scriptedActionsPerDevice)) actions over \(estimate.days) days (each \"daily\" entry once a day), more than the \(count(actionLimit)) one device may; use fewer script entries, or fewer days"
+        }
         if estimate.eventsPerDevice > maximumEventsPerDevice {
             return "one device would handle about \(count(estimate.eventsPerDevice)) events in \(estimate.days) days, more than the \(count(maximumEventsPerDevice)) one device may; most come from \(estimate.heaviestSource()); lower it, or the days"
         }

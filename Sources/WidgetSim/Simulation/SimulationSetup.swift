@@ -332,6 +332,17 @@ public struct ScriptedAction: Equatable, Sendable {
         case truthChange(widget: Int)
         case locationChange
         case systemChange
+
+        /// The action once the device's widgets are renumbered (`newIndex[old]`,
+        /// nil for a widget the device no longer has); nil when it acts on a
+        /// widget that is gone (see `FleetVariation.renumberScript`).
+        func renumberingWidgets(_ newIndex: [Int?]) -> Action? {
+            switch self {
+            case .tap(let widget): return newIndex[widget].map { .tap(widget: $0) }
+            case .truthChange(let widget): return newIndex[widget].map { .truthChange(widget: $0) }
+            default: return self
+            }
+        }
     }
 
     public var at: SimTime
