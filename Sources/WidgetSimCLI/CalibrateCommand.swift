@@ -83,8 +83,6 @@ struct CalibrateCommand: Command {
     func run(console: Console) throws(CommandError) {
         let setup = try scenario.load(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(setup)
-        // Calibration runs the scenario many times: what validate refuses, it refuses.
-        try scenario.requireWithinLimits([setup], command: "simulate", overridden: false)
         let ids = setup.devices.map(\.id)
         var device = 0
         if let deviceID {
@@ -96,6 +94,15 @@ struct CalibrateCommand: Command {
         let log = try CalibrateCommand.readLog(logPath)
         guard log.lines.contains(where: { $0.event == .timeline }) else {
             throw CommandError("\(logPath): the log has no timeline lines; nothing to calibrate from", code: .dataError)
+        }
+        // Each calibration run simulates the log's days, not the scenario's:
+        // judged by the same limits as a compare replication on those days
+        // (calibration keeps no report rows).
+        var simulated = setup
+        simulated.days = Calibration.simulatedDays(DeviceLogAnalysis(log, options: options.analysis))
+        if let refusal = RunLimits.refusal(RunEstimate(simulated), command: "calibrate") {
+            throw CommandError(
+                "\(scenario.path): calibrating against \(logPath) simulates \(simulated.days) days, as long as the log: \(refusal)", code: .dataError)
         }
         try checkReportDestination(outputDirectory)
         let calibration: Calibration

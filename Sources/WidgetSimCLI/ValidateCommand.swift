@@ -26,7 +26,7 @@ struct ValidateCommand: Command {
             let listed: [(name: String, device: DeviceSetup)]
             if let fleet = setup.fleet {
                 let sets = fleet.variation.widgetSets.count
-                let setsText = sets > 0 ? " (\(sets) widget sets, \(FixedDecimal.format(fleet.meanWidgetsPerDevice, decimals: 1)) widgets a device on average)" : ""
+                let setsText = sets > 0 ? " (\(sets) widget set\(sets == 1 ? "" : "s"), \(FixedDecimal.format(fleet.meanWidgetsPerDevice, decimals: 1)) widgets a device on average)" : ""
                 population = "a fleet of \(fleet.deviceCount) devices, each from a template of \(fleet.template.widgets.count) widget(s)\(setsText)"
                 listed = [("fleet.device", fleet.template)]
             } else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetSim
 
 /// Every kind of bad input gets a message naming the file, the field (with
 /// line and column) and what is allowed, and a sysexits code; the README's
@@ -152,7 +153,10 @@ struct BadInputTests {
         Case(name: "more pages than a device may have", scenario: scenario(device: manyPages, widget: #" "page": "p0","#), arguments: simulate, code: 65,
              message: "bad.json:5:31: field 'devices[0].pages': 201 pages; allowed: 1...200 pages per device"),
         Case(name: "script repeated past the action limit", scenario: longScript, arguments: simulate, code: 65,
-             message: "bad.json: devices[0].script: one device's script would hold up to 110100 actions over 366 days (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days"),
+             message: "bad.json: devices[0].script over 366 days would give one device 109800 scripted actions (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days"),
+        Case(name: "calibration past the action limit", scenario: calibratedScript, arguments: ["calibrate", "long.csv", "--scenario", "bad.json"], code: 65,
+             message: "bad.json: calibrating against long.csv simulates 275 days, as long as the log: devices[0].script over 275 days would give one device 110000 scripted actions (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days",
+             files: ["long.csv": Array(longDeviceLog.utf8)]),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,
@@ -224,6 +228,27 @@ struct BadInputTests {
         }
         return "{\n  \"name\": \"bad\",\n  \"days\": 366,\n  \"devices\": [ { \"id\": \"phone\", \"script\": [\n    "
             + actions.joined(separator: ",\n    ") + "\n  ], \"widgets\": [ { \"id\": \"w\", \"provider\": { \"policy\": \"atEnd\" } } ] } ]\n}"
+    }()
+
+    /// 400 daily actions: 2,800 in the scenario's 7 days, 110,000 in the
+    /// 275 days of `longDeviceLog` that calibration simulates.
+    static let calibratedScript: String = {
+        let actions = (0..<400).map { minute in
+            #"{ "daily": "\#(minute / 60 < 10 ? "0" : "")\#(minute / 60):\#(minute % 60 < 10 ? "0" : "")\#(minute % 60)", "action": "systemChange" }"#
+        }
+        return "{\n  \"name\": \"bad\",\n  \"days\": 7,\n  \"devices\": [ { \"id\": \"phone\", \"script\": [\n    "
+            + actions.joined(separator: ",\n    ")
+            + "\n  ], \"widgets\": [ { \"id\": \"w\", \"kind\": \"k\", \"family\": \"systemSmall\", \"provider\": { \"policy\": \"atEnd\" } } ] } ]\n}"
+    }()
+
+    /// A widget's timeline asked for every 12 hours for 275 days (the phone never off for 16 hours).
+    static let longDeviceLog: String = {
+        let calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2, hour: 9, minute: 55), utcOffsetSeconds: 3_600)
+        let lines = (0..<550).map { index in
+            let t = index * 12 * Seconds.hour
+            return "\(calendar.iso8601(t)),timeline,app,k,systemSmall,,after,\(calendar.iso8601(t + 12 * Seconds.hour)),1"
+        }
+        return "time,event,app,kind,family,configuration,policy,reload_after,entries\n" + lines.joined(separator: "\n") + "\n"
     }()
 
     /// 1,000 devices for a year: more rows than memory allows.

@@ -74,19 +74,40 @@ struct RunLimitTests {
         device.repeatingScript = (0..<300).map { RepeatingAction(secondOfDay: $0 * 60, .systemChange) }
         setup.population = .devices([device])
         let refusal = try #require(RunLimits.refusal(RunEstimate(setup), command: "simulate"))
-        #expect(refusal.contains("devices[0].script") && refusal.contains("100000"))
+        #expect(refusal.contains("devices[0].script over 366 days would give one device 109800 scripted actions"))
         setup.days = 7
         #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") == nil)
+    }
+
+    /// The count is the simulator's own: a script of exactly the limit runs,
+    /// one more action does not.
+    @Test func aScriptOfExactlyTheActionLimitRuns() throws {
+        var setup = try Self.weather(days: 100)
+        var device = setup.devices[0]
+        device.repeatingScript = (0..<1_000).map { RepeatingAction(secondOfDay: $0 * 60, .systemChange) }
+        setup.population = .devices([device])
+        let expanded = device.repeatingScript.reduce(0) { $0 + $1.instants(before: setup.endTime, calendar: setup.calendar).count }
+        #expect(expanded == 100_000)
+        #expect(RunEstimate(setup).scriptedActionsPerDevice == 100_000)
+        #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") == nil)
+        device.script = [ScriptedAction(at: 0, .systemChange)]
+        setup.population = .devices([device])
+        #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") != nil)
     }
 
     /// A fleet device holds the template's script and every moment.
     @Test func aFleetTemplatesScriptAndMomentsCountTowardTheActionLimit() throws {
         var document = try FleetMomentTests.document()
         document.base.population.updateFleet { fleet in
-            fleet.moments = (0..<Int(RunLimits.maximumScriptedActionsPerDevice)).map { _ in FleetMomentTests.moment(share: 0) }
+            fleet.moments = (0..<Int(RunLimits.maximumScriptedActionsPerDevice)).map { _ in FleetMomentTests.moment(share: 0.5) }
         }
         let refusal = try #require(RunLimits.refusal(RunEstimate(document.base), command: "fleet"))
-        #expect(refusal.contains("fleet.device.script"))
+        #expect(refusal.contains("fleet.device.script and fleet.moments (100000) over 3 days"))
+        // A moment that hits no device adds nothing.
+        document.base.population.updateFleet { fleet in
+            for index in fleet.moments.indices { fleet.moments[index].share = 0 }
+        }
+        #expect(RunLimits.refusal(RunEstimate(document.base), command: "fleet") == nil)
     }
 
     @Test(arguments: GoldenReportTests.scenarioNames)

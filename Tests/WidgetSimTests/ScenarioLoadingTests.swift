@@ -22,6 +22,19 @@ struct ScenarioLoadingTests {
         """
     }
 
+    /// A script instant reads the same alone as in a list: a duration since
+    /// the start, or a local date and time.
+    @Test func aScriptInstantAloneReadsAsInAList() throws {
+        func instants(_ at: String) throws -> [SimTime] {
+            let text = Self.scenario().replacingOccurrences(
+                of: #""id": "phone","#, with: #""id": "phone", "script": [ { "at": \#(at), "action": "systemChange" } ],"#)
+            return try ScenarioLoader.decode(text, file: "t.json").devices[0].script.map(\.at)
+        }
+        #expect(try instants(#""2026-03-02T10:00""#) == [10 * Seconds.hour])
+        #expect(try instants(#"["2026-03-02T10:00"]"#) == [10 * Seconds.hour])
+        #expect(try instants(#""10h""#) == [10 * Seconds.hour])
+    }
+
     static func error(_ text: String) -> ScenarioError? {
         do {
             _ = try ScenarioLoader.decode(text, file: "test.json")

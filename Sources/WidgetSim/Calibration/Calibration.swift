@@ -157,12 +157,17 @@ public struct Calibration: Sendable {
     /// The fields identified, in the order of the knobs.
     public var identifiedFields: [String] { estimates.filter { $0.status == .identified }.map(\.knob.field) }
 
+    /// The days each calibration run simulates: the simulated phone runs as
+    /// long as the log observed, from when the widget was added (at most a year).
+    public static func simulatedDays(_ analysis: DeviceLogAnalysis) -> Int {
+        min(ScenarioLimits.maximumDays, max(1, (analysis.observedSeconds + Seconds.day - 1) / Seconds.day))
+    }
+
     /// Calibrates `setup` (device `device` is the phone) against `log`.
     public static func run(log: DeviceLog, setup base: SimulationSetup, device: Int, options: Options = Options()) throws(RunLimitExceeded) -> Calibration {
         let analysis = DeviceLogAnalysis(log, options: options.analysis)
         var setup = base
-        // The simulated phone runs as long as the log observed, from when the widget was added.
-        setup.days = min(ScenarioLimits.maximumDays, max(1, (analysis.observedSeconds + Seconds.day - 1) / Seconds.day))
+        setup.days = simulatedDays(analysis)
         let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))
         let knobs = CalibrationKnob.all.filter { options.knobs.contains($0.field) }
         var parameters = setup.scheduler

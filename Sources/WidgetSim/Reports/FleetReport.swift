@@ -207,10 +207,14 @@ public struct FleetReport {
                 let mean = loads[index].mean
                 let beforeMean = before.isEmpty ? 0 : Double(before.reduce(0, +)) / Double(before.count)
                 let total = after.reduce(0, +)
+                // A moment near the run's end has fewer minutes after it: its
+                // requests are those minutes', against the mean for as many.
+                let minutes = after.count
+                let totalCell = minutes < window ? "\(total) (the run's last \(minutes) min)" : "\(total)"
                 out += "| \(DisplayText.markdownCell(moment.label)) | \(calendar.iso8601(moment.at)) | \(variant.name) "
                 out += "| \(FixedDecimal.format(beforeMean, decimals: 1)) | \(peak) (+\(peakOffset) min) "
-                out += "| \(mean == 0 ? "–" : FixedDecimal.format(Double(peak) / mean, decimals: 1)) | \(total) "
-                out += "| \(mean == 0 ? "–" : FixedDecimal.format(Double(total) / (mean * Double(window)), decimals: 1)) |\n"
+                out += "| \(mean == 0 ? "–" : FixedDecimal.format(Double(peak) / mean, decimals: 1)) | \(totalCell) "
+                out += "| \(mean == 0 || minutes == 0 ? "–" : FixedDecimal.format(Double(total) / (mean * Double(minutes)), decimals: 1)) |\n"
             }
         }
         return out + "\n"

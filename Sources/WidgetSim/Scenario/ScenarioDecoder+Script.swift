@@ -28,7 +28,8 @@ extension ScenarioDecoder {
                 throw extra.invalid("\"days\" without \"daily\"", allowed: "\"days\" together with \"daily\"")
             }
             guard case .array = at.node.value else {
-                return .once([ScriptedAction(at: try at.wholeSeconds(maximum: days * Seconds.day - 1), action)])
+                // One instant, read as each instant of a list is read.
+                return .once([ScriptedAction(at: try instant(at, days: days), action)])
             }
             // A fixture list: each instant a duration since the start or a local date and time.
             var actions: [ScriptedAction] = []

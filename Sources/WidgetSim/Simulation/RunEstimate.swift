@@ -34,9 +34,12 @@ public struct RunEstimate: Equatable, Sendable {
     /// Views of widgets over the run, which `compare` keeps per run in flight.
     public var views: Double = 0
     /// Scripted actions the device with the most holds over the run (see
-    /// `RunLimits.maximumScriptedActionsPerDevice`), and its script's field.
+    /// `RunLimits.maximumScriptedActionsPerDevice`): exact for a listed
+    /// device, the most any fleet device may get (every moment hitting it).
     public var scriptedActionsPerDevice: Double = 0
-    public var scriptField = ""
+    /// Where those actions come from, for messages: the fields and the days
+    /// simulated ("devices[0].script over 366 days").
+    public var scriptSource = ""
 
     /// Peak bytes a kept row costs in `simulate`: the record, its copies while
     /// rows are sorted, its CSV line and its mark in the SVG timeline.
@@ -60,10 +63,11 @@ public struct RunEstimate: Equatable, Sendable {
                 events += perDay * days
                 rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
                 views += RunEstimate.viewRowsPerDay(device) * days
-                let actions = RunEstimate.scriptedActions(device, days: setup.days)
+                let calendar = setup.calendar.withUTCOffset(device.utcOffsetSeconds ?? setup.utcOffsetSeconds)
+                let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: calendar)
                 if actions > scriptedActionsPerDevice {
                     scriptedActionsPerDevice = actions
-                    scriptField = "devices[\(index)].script"
+                    scriptSource = "devices[\(index)].script over \(setup.days) days"
                 }
                 if perDay > heaviest {
                     heaviest = perDay
@@ -77,10 +81,19 @@ public struct RunEstimate: Equatable, Sendable {
             eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
             events = eventsPerDevice * Double(fleet.deviceCount)
             rows = 0
-            // Every moment may hit the device.
-            scriptedActionsPerDevice = RunEstimate.scriptedActions(fleet.template, days: setup.days + fleet.warmUpDays)
-                + Double(fleet.moments.count)
-            scriptField = "fleet.device.script"
+            // Simulated from `warmUpDays` earlier (as `FleetRun` does), on each
+            // device's own clock; every moment that can hit a device may hit this one.
+            let start = setup.calendar.startEpochSeconds - fleet.warmUpDays * Seconds.day
+            let offsets = fleet.variation.utcOffsets.isEmpty
+                ? [fleet.template.utcOffsetSeconds ?? setup.utcOffsetSeconds] : fleet.variation.utcOffsets.map(\.seconds)
+            let end = (setup.days + fleet.warmUpDays) * Seconds.day
+            let script = offsets.map { offset in
+                RunEstimate.scriptedActions(fleet.template, before: end, calendar: CivilCalendar(startEpochSeconds: start, utcOffsetSeconds: offset))
+            }.max() ?? 0
+            let moments = fleet.moments.filter { $0.share > 0 && $0.at < setup.endTime }.count
+            scriptedActionsPerDevice = script + Double(moments)
+            scriptSource = "fleet.device.script" + (moments > 0 ? " and fleet.moments (\(moments))" : "") + " over \(setup.days) days"
+                + (fleet.warmUpDays > 0 ? " and fleet.warmUpDays (\(fleet.warmUpDays))" : "")
         }
         sources.sort { $0.eventsPerDay > $1.eventsPerDay }
     }
@@ -122,14 +135,20 @@ public struct RunEstimate: Equatable, Sendable {
         views * RunEstimate.bytesPerComparedView * Double(max(1, threads))
     }
 
-    /// An upper bound on the actions `device`'s script holds over `days`
-    /// days: a repeating action comes at most once on each chosen weekday,
-    /// and the run may touch `days + 1` local days (a device's own clock).
-    static func scriptedActions(_ device: DeviceSetup, days: Int) -> Double {
-        let weeks = Double((days + 1 + 6) / 7)
-        return device.repeatingScript.reduce(Double(device.script.count)) { total, action in
-            total + min(Double(days + 1), Double(action.weekdays.filter { $0 }.count) * weeks)
+    /// The actions `device`'s script holds in `0..<end` on `calendar`: the
+    /// fixed ones, and each repeating one once on each chosen day, counted
+    /// as the simulator expands them. Repeating actions of one time and
+    /// weekdays count the same, so each such kind is counted once.
+    static func scriptedActions(_ device: DeviceSetup, before end: SimTime, calendar: CivilCalendar) -> Double {
+        var countOfKind: [Int: Int] = [:]
+        var total = device.script.count
+        for action in device.repeatingScript {
+            let weekdayBits = action.weekdays.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }
+            let kind = action.secondOfDay << 7 | weekdayBits
+            if countOfKind[kind] == nil { countOfKind[kind] = action.count(before: end, calendar: calendar) }
+            total += countOfKind[kind]!
         }
+        return Double(total)
     }
 
     // MARK: Rates

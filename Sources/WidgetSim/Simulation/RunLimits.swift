@@ -54,13 +54,13 @@ public struct RunLimits: Equatable, Sendable {
     private static let resourceLimitAddressSpace = RLIMIT_AS
     #endif
 
-    /// Why `estimate` may not run as `command` ("simulate", "compare" or
+    /// Why `estimate` may not run as `command` ("simulate", "compare", "calibrate" or
     /// "fleet"), with the numbers and the field to change; nil when it may.
     public static func refusal(_ estimate: RunEstimate, command: String, threads: Int = 1) -> String? {
         let size = "\(estimate.devices) device(s) × \(estimate.days) days"
         let actionLimit = maximumScriptedActionsPerDevice
         if estimate.scriptedActionsPerDevice > actionLimit {
-            return "\(estimate.scriptField): one device's script would hold up to \(count(estimate.scriptedActionsPerDevice)) actions over \(estimate.days) days (each \"daily\" entry once a day), more than the \(count(actionLimit)) one device may; use fewer script entries, or fewer days"
+            return "\(estimate.scriptSource) would give one device \(count(estimate.scriptedActionsPerDevice)) scripted actions (each \"daily\" entry once a day), more than the \(count(actionLimit)) one device may; use fewer script entries, or fewer days"
         }
         if estimate.eventsPerDevice > maximumEventsPerDevice {
             return "one device would handle about \(count(estimate.eventsPerDevice)) events in \(estimate.days) days, more than the \(count(maximumEventsPerDevice)) one device may; most come from \(estimate.heaviestSource()); lower it, or the days"

@@ -375,15 +375,24 @@ public struct RepeatingAction: Equatable, Sendable {
 
     /// The action's instants in `0..<end`, in time order.
     func instants(before end: SimTime, calendar: CivilCalendar) -> [ScriptedAction] {
-        guard end > 0 else { return [] }
         var actions: [ScriptedAction] = []
+        forEachInstant(before: end, calendar: calendar) { actions.append(ScriptedAction(at: $0, action)) }
+        return actions
+    }
+
+    /// How many instants `instants(before:calendar:)` gives, without making them.
+    func count(before end: SimTime, calendar: CivilCalendar) -> Int {
+        var count = 0
+        forEachInstant(before: end, calendar: calendar) { _ in count += 1 }
+        return count
+    }
+
+    private func forEachInstant(before end: SimTime, calendar: CivilCalendar, _ body: (SimTime) -> Void) {
+        guard end > 0 else { return }
         for day in calendar.dayIndex(0)...calendar.dayIndex(end - 1) {
             let dayStart = calendar.startOfDay(day)
             let t = dayStart + secondOfDay
-            if t >= 0 && t < end && weekdays[calendar.weekday(dayStart).rawValue] {
-                actions.append(ScriptedAction(at: t, action))
-            }
+            if t >= 0 && t < end && weekdays[calendar.weekday(dayStart).rawValue] { body(t) }
         }
-        return actions
     }
 }
