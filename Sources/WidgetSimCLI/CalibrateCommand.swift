@@ -100,9 +100,17 @@ struct CalibrateCommand: Command {
         // (calibration keeps no report rows).
         var simulated = setup
         simulated.days = Calibration.simulatedDays(DeviceLogAnalysis(log, options: options.analysis))
-        if let refusal = RunLimits.refusal(RunEstimate(simulated), command: "calibrate") {
+        let estimate = RunEstimate(simulated)
+        if let refusal = RunLimits.refusal(estimate, command: "calibrate") {
             throw CommandError(
                 "\(scenario.path): calibrating against \(logPath) simulates \(simulated.days) days, as long as the log: \(refusal)", code: .dataError)
+        }
+        let runs = Calibration.maximumRuns(options: options)
+        if estimate.events * Double(runs) > RunLimits.maximumEventsPerCalibration {
+            let total = RunLimits.count(estimate.events * Double(runs))
+            throw CommandError(
+                "\(scenario.path): calibrating against \(logPath) would simulate up to \(runs) runs of \(simulated.days) days (as long as the log), about \(RunLimits.count(estimate.events)) events each, \(total) in all, more than the \(RunLimits.count(RunLimits.maximumEventsPerCalibration)) one calibration may; use --only, fewer --replications or --grid points, or a shorter log",
+                code: .dataError)
         }
         try checkReportDestination(outputDirectory)
         let calibration: Calibration

@@ -5,7 +5,7 @@ import WidgetSim
 struct FleetCommand: Command {
     static let name = "fleet"
     static let abstract = "Simulate a fleet scenario's devices and report server load, reloads and staleness."
-    static let arguments = "<scenario> [--devices <n>] [--threads <n>] [--shard <i/n> --partial <file>] [--out <dir>]"
+    static let arguments = "<scenario> [--devices <n>] [--seed <n>] [--days <n>] [--threads <n>] [--shard <i/n> --partial <file>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "devices", short: nil, valueName: "n", help: "Override the number of devices (1...\(FleetSetup.maximumDevices))."),
         ScenarioOptions.seed,

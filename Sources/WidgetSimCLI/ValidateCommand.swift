@@ -22,6 +22,10 @@ struct ValidateCommand: Command {
         for scenario in scenarios {
             let document = try scenario.loadDocument(warningsTo: console)
             let setup = document.base
+            // What validate accepts, the run finishes: the same estimate and
+            // limits, judged before the file is called valid.
+            let command = setup.fleet == nil ? "simulate" : "fleet"
+            try scenario.requireWithinLimits(document.all.map(\.setup), command: command, overridden: false)
             let population: String
             let listed: [(name: String, device: DeviceSetup)]
             if let fleet = setup.fleet {
@@ -40,11 +44,7 @@ struct ValidateCommand: Command {
                     console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
                 }
             }
-            // What validate accepts, the run finishes: the same estimate and limits.
-            let command = setup.fleet == nil ? "simulate" : "fleet"
-            let estimate = RunEstimate(setup)
-            console.out("  estimate: \(describe(estimate, command: command))")
-            try scenario.requireWithinLimits(document.all.map(\.setup), command: command, overridden: false)
+            console.out("  estimate: \(describe(RunEstimate(setup), command: command))")
         }
     }
 

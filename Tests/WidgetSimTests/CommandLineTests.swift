@@ -113,6 +113,41 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// validate calls a file valid only once it is within the limits.
+    @Test func validateSaysValidOnlyWithinTheLimits() throws {
+        let directory = Paths.temporaryDirectory("validate-limits")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("long.json")
+        try BadInputTests.longScript.write(to: scenario, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["validate", scenario.path])
+        #expect(result.status == 65)
+        #expect(!result.output.contains("valid"))
+        #expect(result.errors.contains("would give one device 109800 scripted actions"))
+    }
+
+    /// A calibration simulates many runs of the log's length: one whose runs
+    /// add up past the limit is refused before it starts, with what to lower.
+    @Test func aCalibrationPastItsTotalWorkIsRefused() throws {
+        let directory = Paths.temporaryDirectory("calibrate-work")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("busy.json")
+        try ScenarioLoadingTests.scenario(
+            widget: #""kind": "k", "family": "systemSmall", "provider": {"policy": "atEnd"}, "truth": {"randomChangesPerDay": 3000, "onRandomChange": "reloadKind"}"#)
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("long.csv")
+        try BadInputTests.longDeviceLog.write(to: log, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["calibrate", log.path, "--scenario", scenario.path, "--out", directory.appendingPathComponent("out").path])
+        #expect(result.status == 65)
+        #expect(result.errors.contains("simulate up to "))
+        #expect(result.errors.contains("more than the 5 billion one calibration may; use --only, fewer --replications or --grid points, or a shorter log"))
+    }
+
+    @Test func helpOnHelpIsTheOverview() throws {
+        let result = try Self.widgetsim(["help", "help"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("help") && result.errors.isEmpty)
+    }
+
     /// --days shorter than the fleet's moments: a warning, and a report without them.
     @Test func aFleetRunShortenedPastItsMomentsWarnsAndFinishes() throws {
         let directory = Paths.temporaryDirectory("short-fleet")

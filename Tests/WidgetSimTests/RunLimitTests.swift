@@ -95,6 +95,32 @@ struct RunLimitTests {
         #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") != nil)
     }
 
+    /// Only actions inside the run are planned, so only they count: a fixed
+    /// action after the end adds nothing, and a fleet's time zone of weight 0
+    /// (never drawn) does not set the count.
+    @Test func onlyActionsADeviceCanGetCountTowardTheActionLimit() throws {
+        var setup = try Self.weather(days: 1)
+        var device = setup.devices[0]
+        device.script = (0..<200_000).map { ScriptedAction(at: 2 * Seconds.day + $0, .systemChange) }
+        setup.population = .devices([device])
+        #expect(RunEstimate(setup).scriptedActionsPerDevice == 0)
+
+        var fleet = try FleetMomentTests.document().base
+        fleet.days = 1
+        fleet.population.updateFleet { fleet in
+            fleet.warmUpDays = 0
+            fleet.moments = []
+            fleet.template.script = []
+            // Thursdays at 13:00 on the device's own clock: the run is Friday
+            // 2026-03-27 at +00:00, but from Thursday noon to Friday noon at -12:00.
+            fleet.template.repeatingScript = [RepeatingAction(secondOfDay: 13 * Seconds.hour, weekdays: [.thursday], .systemChange)]
+            fleet.variation.utcOffsets = [(0, 1), (-12 * Seconds.hour, 0)]
+        }
+        #expect(RunEstimate(fleet).scriptedActionsPerDevice == 0)
+        fleet.population.updateFleet { $0.variation.utcOffsets = [(0, 1), (-12 * Seconds.hour, 1)] }
+        #expect(RunEstimate(fleet).scriptedActionsPerDevice == 1)
+    }
+
     /// A fleet device holds the template's script and every moment.
     @Test func aFleetTemplatesScriptAndMomentsCountTowardTheActionLimit() throws {
         var document = try FleetMomentTests.document()

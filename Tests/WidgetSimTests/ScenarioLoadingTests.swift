@@ -33,6 +33,16 @@ struct ScenarioLoadingTests {
         #expect(try instants(#""2026-03-02T10:00""#) == [10 * Seconds.hour])
         #expect(try instants(#"["2026-03-02T10:00"]"#) == [10 * Seconds.hour])
         #expect(try instants(#""10h""#) == [10 * Seconds.hour])
+        // A negative duration is a duration, and an instant outside the run says where the run is.
+        #expect(throws: ScenarioError.self) { try instants(#""-1h""#) }
+        #expect((try? instants(#""-1h""#)) == nil)
+        do {
+            _ = try instants(#""2026-03-20T10:00""#)
+            Issue.record("an instant after the run was accepted")
+        } catch {
+            #expect("\(error)".contains("is outside the run"))
+            #expect("\(error)".contains("from 2026-03-02T00:00"))
+        }
     }
 
     static func error(_ text: String) -> ScenarioError? {

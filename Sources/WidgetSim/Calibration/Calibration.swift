@@ -163,6 +163,19 @@ public struct Calibration: Sendable {
         min(ScenarioLimits.maximumDays, max(1, (analysis.observedSeconds + Seconds.day - 1) / Seconds.day))
     }
 
+    /// The most runs a calibration with `options` simulates: each pass fits
+    /// every knob on its grid and finer grid, and the pace and the limit on
+    /// a grid of pairs and a profile, each value `replications` times; then
+    /// the fitted values once more. An upper bound (a knob without data runs nothing).
+    public static func maximumRuns(options: Options) -> Int {
+        let fields = CalibrationKnob.all.map(\.field).filter { options.knobs.contains($0) }
+        let joint = fields.contains("pacingWindow") && fields.contains("dailyBudget")
+        let grid = options.gridPoints
+        let alone = fields.count - (joint ? 2 : 0)
+        let perPass = alone * (grid + options.refinePoints) + (joint ? grid * grid + 4 * grid : 0)
+        return (max(1, options.passes) * perPass + 1) * options.replications
+    }
+
     /// Calibrates `setup` (device `device` is the phone) against `log`.
     public static func run(log: DeviceLog, setup base: SimulationSetup, device: Int, options: Options = Options()) throws(RunLimitExceeded) -> Calibration {
         let analysis = DeviceLogAnalysis(log, options: options.analysis)

@@ -84,8 +84,9 @@ public struct RunEstimate: Equatable, Sendable {
             // Simulated from `warmUpDays` earlier (as `FleetRun` does), on each
             // device's own clock; every moment that can hit a device may hit this one.
             let start = setup.calendar.startEpochSeconds - fleet.warmUpDays * Seconds.day
-            let offsets = fleet.variation.utcOffsets.isEmpty
-                ? [fleet.template.utcOffsetSeconds ?? setup.utcOffsetSeconds] : fleet.variation.utcOffsets.map(\.seconds)
+            // Only offsets a device can draw (a weight of 0 is never drawn).
+            let drawn = fleet.variation.utcOffsets.filter { $0.weight > 0 }.map(\.seconds)
+            let offsets = drawn.isEmpty ? [fleet.template.utcOffsetSeconds ?? setup.utcOffsetSeconds] : drawn
             let end = (setup.days + fleet.warmUpDays) * Seconds.day
             let script = offsets.map { offset in
                 RunEstimate.scriptedActions(fleet.template, before: end, calendar: CivilCalendar(startEpochSeconds: start, utcOffsetSeconds: offset))
@@ -141,7 +142,8 @@ public struct RunEstimate: Equatable, Sendable {
     /// weekdays count the same, so each such kind is counted once.
     static func scriptedActions(_ device: DeviceSetup, before end: SimTime, calendar: CivilCalendar) -> Double {
         var countOfKind: [Int: Int] = [:]
-        var total = device.script.count
+        // A fixed action at or after the end is never planned.
+        var total = device.script.reduce(0) { $0 + ($1.at < end ? 1 : 0) }
         for action in device.repeatingScript {
             let weekdayBits = action.weekdays.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }
             let kind = action.secondOfDay << 7 | weekdayBits

@@ -23,6 +23,9 @@ public struct RunLimits: Equatable, Sendable {
     /// Events one `simulate` run, or one replication of `compare`, may be
     /// estimated to handle in all (a few minutes).
     public static let maximumEventsPerRun = 1_000_000_000.0
+    /// Events one calibration may be estimated to simulate in all, over all
+    /// its runs (about ten minutes on a 2-core machine).
+    public static let maximumEventsPerCalibration = 5_000_000_000.0
     /// Scripted actions one device may hold over the run, fixed ones plus
     /// each repeating one once per day it repeats (and, in a fleet, every
     /// moment): they are all planned before the run starts.
