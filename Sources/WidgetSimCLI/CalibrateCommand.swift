@@ -3,7 +3,7 @@ import WidgetSim
 /// `widgetsim calibrate`: estimate the unknowns from a real phone's device log.
 struct CalibrateCommand: Command {
     static let name = "calibrate"
-    static let abstract = "Finding the unknowns a real phone's device log can identify, and write a parameters file."
+    static let abstract = "Find the unknowns a real phone's device log can identify, and write a parameters file."
     static let arguments = "<device-log.csv> --scenario <scenario> [--device <id>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "scenario", short: nil, valueName: "scenario", help: "The scenario that describes the phone: its widgets, apps and user (required)."),

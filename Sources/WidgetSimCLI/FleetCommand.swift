@@ -94,7 +94,7 @@ struct FleetCommand: Command {
         let variants = document.all.count
         let result = try withProgress("fleet \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
-                progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "devices")
+                progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "device runs (devices × variants)")
             }
         }
         if let partial {
@@ -199,6 +199,7 @@ func writePartial(_ text: String, to path: String) throws(CommandError) {
     do {
         try ReportDirectory.writeFile(text, to: path)
     } catch {
-        throw CommandError(error.description, code: .ioError)
+        // The same codes as a report directory's: 73 when it cannot be created, 74 when it cannot be written.
+        throw CommandError(error)
     }
 }

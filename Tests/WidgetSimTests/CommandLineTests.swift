@@ -142,6 +142,29 @@ struct CommandLineTests {
         #expect(result.errors.contains("more than the 5 billion one calibration may; use --only, fewer --replications or --grid points, or a shorter log"))
     }
 
+    /// The README's sharded recipe: a partial file's directory is made, as a
+    /// report directory's parent is, by shards started together.
+    @Test func shardsMakeTheirPartialFilesDirectory() throws {
+        let directory = Paths.temporaryDirectory("partial-dir")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let parts = directory.appendingPathComponent("parts/run")
+        let shards = try (1...2).map { shard in
+            let process = Process()
+            process.executableURL = Paths.binary
+            process.arguments = ["fleet", "fleet-news", "--devices", "4", "--days", "1", "--threads", "1",
+                                 "--shard", "\(shard)/2", "--partial", parts.appendingPathComponent("part-\(shard).txt").path, "-q"]
+            process.currentDirectoryURL = Paths.packageRoot
+            process.standardError = Pipe()
+            try process.run()
+            return process
+        }
+        for shard in shards { shard.waitUntilExit() }
+        #expect(shards.map(\.terminationStatus) == [0, 0])
+        let merged = try Self.widgetsim(["merge", parts.appendingPathComponent("part-1.txt").path, parts.appendingPathComponent("part-2.txt").path,
+                                         "--out", directory.appendingPathComponent("merged").path, "-q"])
+        #expect(merged.status == 0, "\(merged.errors)")
+    }
+
     @Test func helpOnHelpIsTheOverview() throws {
         let result = try Self.widgetsim(["help", "help"])
         #expect(result.status == 0)

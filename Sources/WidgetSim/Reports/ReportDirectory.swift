@@ -157,6 +157,17 @@ public enum ReportDirectory {
     public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         try checkFileDestination(path)
+        // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
+        let parent = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            // Shards started together race to make it; one that lost finds it made.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .cannotCreate(path: parent.path, reason: reason(error))
+            }
+        }
         cleanUpAfterKilledRuns(beside: url)
         let scratch = Scratch(beside: url)
         try scratch.begin(directory: false)
