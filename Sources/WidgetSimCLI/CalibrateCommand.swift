@@ -98,8 +98,9 @@ struct CalibrateCommand: Command {
         // Each calibration run simulates the log's days, not the scenario's:
         // judged by the same limits as a compare replication on those days
         // (calibration keeps no report rows).
+        let analysis = DeviceLogAnalysis(log, options: options.analysis)
         var simulated = setup
-        simulated.days = Calibration.simulatedDays(DeviceLogAnalysis(log, options: options.analysis))
+        simulated.days = Calibration.simulatedDays(analysis)
         let estimate = RunEstimate(simulated)
         if let refusal = RunLimits.refusal(estimate, command: "calibrate") {
             throw CommandError(
@@ -115,7 +116,7 @@ struct CalibrateCommand: Command {
         try checkReportDestination(outputDirectory)
         let calibration: Calibration
         do {
-            calibration = try Calibration.run(log: log, setup: setup, device: device, options: options)
+            calibration = try Calibration.run(analysis: analysis, of: log.file, setup: setup, device: device, options: options)
         } catch {
             throw ScenarioReference.stopped(error)
         }

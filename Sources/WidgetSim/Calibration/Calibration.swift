@@ -177,8 +177,16 @@ public struct Calibration: Sendable {
     }
 
     /// Calibrates `setup` (device `device` is the phone) against `log`.
-    public static func run(log: DeviceLog, setup base: SimulationSetup, device: Int, options: Options = Options()) throws(RunLimitExceeded) -> Calibration {
-        let analysis = DeviceLogAnalysis(log, options: options.analysis)
+    public static func run(log: DeviceLog, setup: SimulationSetup, device: Int, options: Options = Options()) throws(RunLimitExceeded) -> Calibration {
+        try run(analysis: DeviceLogAnalysis(log, options: options.analysis), of: log.file, setup: setup, device: device, options: options)
+    }
+
+    /// Calibrates `setup` against the log `logFile`, already analysed with
+    /// `options.analysis` (a caller that judged the run's size from the
+    /// analysis analyses the log once).
+    public static func run(
+        analysis: DeviceLogAnalysis, of logFile: String, setup base: SimulationSetup, device: Int, options: Options = Options()
+    ) throws(RunLimitExceeded) -> Calibration {
         var setup = base
         setup.days = simulatedDays(analysis)
         let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))
@@ -397,7 +405,7 @@ public struct Calibration: Sendable {
                               simulatedHigh: simulated.last.map { _ in simulated[min(simulated.count - 1, Int((0.975 * Double(simulated.count)).rounded(.up)) - 1)] },
                               isDuration: true))
         }
-        return Calibration(scenario: setup.name, logFile: log.file, device: setup.devices[device].id, days: setup.days, analysis: analysis,
+        return Calibration(scenario: setup.name, logFile: logFile, device: setup.devices[device].id, days: setup.days, analysis: analysis,
                            estimates: estimates, fitted: parameters, fit: fit, options: options)
     }
 

@@ -44,7 +44,7 @@ public enum FleetRun {
     /// Throws when a device passes `RunLimits` (the first such thread's, in thread order).
     public static func run(_ setup: SimulationSetup, options: Options, progress: (@Sendable (Int) -> Void)? = nil) throws(RunLimitExceeded) -> FleetAggregate {
         guard let fleet = setup.fleet else { preconditionFailure("FleetRun needs a fleet scenario") }
-        let simulated = warmedUp(setup)
+        let simulated = setup.warmedUp
         let warmUp = fleet.warmUpDays * Seconds.day
         let devices = Array(options.shard.devices(of: fleet.deviceCount))
         let threads = max(1, min(options.threads, devices.count))
@@ -64,22 +64,6 @@ public enum FleetRun {
         var total = FleetAggregate(days: setup.days)
         for part in parts { total.merge(try part.get()) }
         return total
-    }
-
-    /// The setup as simulated: started `warmUpDays` earlier and that much longer.
-    static func warmedUp(_ setup: SimulationSetup) -> SimulationSetup {
-        guard let warmUpDays = setup.fleet?.warmUpDays, warmUpDays > 0 else { return setup }
-        var simulated = setup
-        let start = setup.start
-        let (year, month, day) = CivilCalendar.civilFromDays(
-            CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day) - warmUpDays)
-        simulated.start = CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
-        simulated.days += warmUpDays
-        // Moments are timed from the measured start, which the warm-up moves later.
-        simulated.population.updateFleet { fleet in
-            for index in fleet.moments.indices { fleet.moments[index].at += warmUpDays * Seconds.day }
-        }
-        return simulated
     }
 }
 

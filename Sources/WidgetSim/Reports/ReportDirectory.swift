@@ -92,11 +92,7 @@ public enum ReportDirectory {
         let target = try resolve(directory)
         let parent = target.deletingLastPathComponent()
         try refuseForeignDirectory(target, producing: files.map(\.name))
-        do {
-            try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreate(path: parent.path, reason: reason(error))
-        }
+        try createDirectory(parent)
         cleanUpAfterKilledRuns(beside: target)
         let scratch = Scratch(beside: target)
         try scratch.begin(directory: true)
@@ -158,16 +154,7 @@ public enum ReportDirectory {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         try checkFileDestination(path)
         // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
-        let parent = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            // Shards started together race to make it; one that lost finds it made.
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw .cannotCreate(path: parent.path, reason: reason(error))
-            }
-        }
+        try createDirectory(url.deletingLastPathComponent())
         cleanUpAfterKilledRuns(beside: url)
         let scratch = Scratch(beside: url)
         try scratch.begin(directory: false)
@@ -183,6 +170,19 @@ public enum ReportDirectory {
     }
 
     // MARK: Destinations
+
+    /// Makes `directory` and its ancestors. Processes started together (the
+    /// shards of a fleet) race to make it; one that lost finds it made.
+    static func createDirectory(_ directory: URL) throws(ReportWriteError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .cannotCreate(path: directory.path, reason: reason(error))
+            }
+        }
+    }
 
     /// The directory the reports go to: `directory` itself, or the target of
     /// the symbolic link it names. Throws when it cannot be a directory.

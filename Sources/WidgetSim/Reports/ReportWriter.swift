@@ -33,7 +33,7 @@ public struct ReportWriter {
     public init(setup: SimulationSetup, collector: ReportCollector) {
         self.setup = setup
         self.collector = ReportWriter.chronological(collector)
-        self.calendars = setup.devices.map { setup.calendar.withUTCOffset($0.utcOffsetSeconds ?? setup.utcOffsetSeconds) }
+        self.calendars = setup.devices.map { setup.calendar(of: $0) }
         self.totals = WidgetTotals(setup: setup, collector: collector)
         self.freshness = FreshnessFigures(setup: setup, collector: self.collector, calendars: calendars)
     }

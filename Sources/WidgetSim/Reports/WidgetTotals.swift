@@ -18,7 +18,7 @@ struct WidgetTotals {
     private(set) var staleness: [[[Int]]]
 
     init(setup: SimulationSetup, collector: ReportCollector) {
-        let calendars = setup.devices.map { setup.calendar.withUTCOffset($0.utcOffsetSeconds ?? setup.utcOffsetSeconds) }
+        let calendars = setup.devices.map { setup.calendar(of: $0) }
         let firstDays = calendars.map { $0.dayIndex(0) }
         firstDay = firstDays
         let dayCounts = calendars.indices.map { calendars[$0].dayIndex(setup.endTime - 1) - firstDays[$0] + 1 }

@@ -19,7 +19,7 @@ public struct DeviceLogRecorder: SimulationObserver {
     /// A recorder for device `index` of a scenario with listed devices.
     public init(setup: SimulationSetup, device index: Int) {
         let device = setup.devices[index]
-        self.init(device: device, calendar: setup.calendar.withUTCOffset(device.utcOffsetSeconds ?? setup.utcOffsetSeconds))
+        self.init(device: device, calendar: setup.calendar(of: device))
     }
 
     public var log: DeviceLog { DeviceLog(lines: lines, file: "") }

@@ -98,7 +98,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     public init(device: DeviceSetup, of simulation: SimulationSetup, deviceIndex: Int, observer: Observer) {
         self.observer = observer
         self.deviceIndex = deviceIndex
-        let deviceCalendar = simulation.calendar.withUTCOffset(device.utcOffsetSeconds ?? simulation.utcOffsetSeconds)
+        let deviceCalendar = simulation.calendar(of: device)
         self.calendar = deviceCalendar
         // Repeating actions become plain scripted ones on the device's own
         // clock, after the fixed ones, so the fixed ones keep their indices.

@@ -63,8 +63,7 @@ public struct RunEstimate: Equatable, Sendable {
                 events += perDay * days
                 rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
                 views += RunEstimate.viewRowsPerDay(device) * days
-                let calendar = setup.calendar.withUTCOffset(device.utcOffsetSeconds ?? setup.utcOffsetSeconds)
-                let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: calendar)
+                let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: setup.calendar(of: device))
                 if actions > scriptedActionsPerDevice {
                     scriptedActionsPerDevice = actions
                     scriptSource = "devices[\(index)].script over \(setup.days) days"
@@ -81,17 +80,14 @@ public struct RunEstimate: Equatable, Sendable {
             eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
             events = eventsPerDevice * Double(fleet.deviceCount)
             rows = 0
-            // Simulated from `warmUpDays` earlier (as `FleetRun` does), on each
-            // device's own clock; every moment that can hit a device may hit this one.
-            let start = setup.calendar.startEpochSeconds - fleet.warmUpDays * Seconds.day
-            // Only offsets a device can draw (a weight of 0 is never drawn).
+            // Counted over the run as simulated (with its warm-up), on each
+            // device's own clock: in each time zone a device can draw (a weight
+            // of 0 is never drawn). Every moment that can hit a device may hit this one.
+            let simulated = setup.warmedUp
             let drawn = fleet.variation.utcOffsets.filter { $0.weight > 0 }.map(\.seconds)
-            let offsets = drawn.isEmpty ? [fleet.template.utcOffsetSeconds ?? setup.utcOffsetSeconds] : drawn
-            let end = (setup.days + fleet.warmUpDays) * Seconds.day
-            let script = offsets.map { offset in
-                RunEstimate.scriptedActions(fleet.template, before: end, calendar: CivilCalendar(startEpochSeconds: start, utcOffsetSeconds: offset))
-            }.max() ?? 0
-            let moments = fleet.moments.filter { $0.share > 0 && $0.at < setup.endTime }.count
+            let calendars = drawn.isEmpty ? [simulated.calendar(of: fleet.template)] : drawn.map { simulated.calendar.withUTCOffset($0) }
+            let script = calendars.map { RunEstimate.scriptedActions(fleet.template, before: simulated.endTime, calendar: $0) }.max() ?? 0
+            let moments = (simulated.fleet?.moments ?? []).filter { $0.share > 0 && $0.at < simulated.endTime }.count
             scriptedActionsPerDevice = script + Double(moments)
             scriptSource = "fleet.device.script" + (moments > 0 ? " and fleet.moments (\(moments))" : "") + " over \(setup.days) days"
                 + (fleet.warmUpDays > 0 ? " and fleet.warmUpDays (\(fleet.warmUpDays))" : "")

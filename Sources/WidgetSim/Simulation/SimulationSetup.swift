@@ -66,6 +66,27 @@ public struct SimulationSetup: Sendable {
     /// The end of the run: nothing at or after this instant is simulated.
     public var endTime: SimTime { days * Seconds.day }
 
+    /// `device`'s own calendar: the scenario's start, in the device's time zone.
+    public func calendar(of device: DeviceSetup) -> CivilCalendar {
+        calendar.withUTCOffset(device.utcOffsetSeconds ?? utcOffsetSeconds)
+    }
+
+    /// The setup as simulated: a fleet's run starts `warmUpDays` earlier and
+    /// lasts that much longer (itself for devices listed one by one).
+    public var warmedUp: SimulationSetup {
+        guard let warmUpDays = fleet?.warmUpDays, warmUpDays > 0 else { return self }
+        var simulated = self
+        let (year, month, day) = CivilCalendar.civilFromDays(
+            CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day) - warmUpDays)
+        simulated.start = CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
+        simulated.days += warmUpDays
+        // Moments are timed from the measured start, which the warm-up moves later.
+        simulated.population.updateFleet { fleet in
+            for index in fleet.moments.indices { fleet.moments[index].at += warmUpDays * Seconds.day }
+        }
+        return simulated
+    }
+
     /// The root of every random stream in the run.
     public var masterSeed: StreamSeed { StreamSeed(seed) }
 }
