@@ -191,6 +191,13 @@ struct ZigguratTests {
         }
     }
 
+    @Test func theDrawsTablesAreTheComputedOnesBitForBit() {
+        #expect(ExponentialZiggurat.xBits == ExponentialZiggurat.tables.x.map(\.bitPattern))
+        #expect(ExponentialZiggurat.fBits == ExponentialZiggurat.tables.f.map(\.bitPattern))
+        #expect(NormalZiggurat.xBits == NormalZiggurat.tables.x.map(\.bitPattern))
+        #expect(NormalZiggurat.fBits == NormalZiggurat.tables.f.map(\.bitPattern))
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func drawsFollowTheExponentialDistribution(seed: UInt64) {
         var random = RandomStream(seed: seed)

@@ -3,8 +3,10 @@
 /// a comparison; the rest fall back to `DeterministicMath` in the wedges and
 /// the tail.
 ///
-/// Promised: the tables are computed at start-up by `DeterministicMath`, so a
-/// stream draws the same values on every platform.
+/// Promised: the tables are what `DeterministicMath` computes (`tables`),
+/// bit for bit, so a stream draws the same values on every platform. The
+/// draws read them from literals (`ZigguratTables.swift`, checked against
+/// `tables` by `ZigguratTests`).
 enum ExponentialZiggurat {
     /// Where the tail starts, and the area of each layer, for 256 layers of e^-x.
     static let tailStart = 7.697_117_470_131_049_72
@@ -29,18 +31,19 @@ enum ExponentialZiggurat {
     /// One draw from the exponential distribution with mean 1.
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
-        let (x, f) = tables
+        let x = { (layer: Int) in Double(bitPattern: xBits[layer]) }
+        let f = { (layer: Int) in Double(bitPattern: fBits[layer]) }
         while true {
             let bits = random.next()
             let layer = Int(bits & 0xFF)
             let u = Double(bits >> 11) * 0x1.0p-53
-            let candidate = u * x[layer]
-            if candidate < x[layer + 1] { return candidate }
+            let candidate = u * x(layer)
+            if candidate < x(layer + 1) { return candidate }
             if layer == 0 {
                 // The tail beyond r is itself exponential, shifted by r.
                 return tailStart - DeterministicMath.log(1 - random.nextUnit())
             }
-            if f[layer + 1] + (f[layer] - f[layer + 1]) * random.nextUnit() < DeterministicMath.exp(-candidate) {
+            if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < DeterministicMath.exp(-candidate) {
                 return candidate
             }
         }
@@ -49,7 +52,8 @@ enum ExponentialZiggurat {
 
 /// Standard normal variates by the ziggurat method (Marsaglia and Tsang,
 /// 2000), 128 layers, symmetric: the log-normal latencies and delays drawn
-/// on every reload need no logarithm in almost every draw.
+/// on every reload need no logarithm in almost every draw. The tables are
+/// promised as `ExponentialZiggurat`'s are.
 enum NormalZiggurat {
     static let tailStart = 3.442_619_855_899
     static let layerArea = 9.912_563_035_262_17e-3
@@ -74,13 +78,14 @@ enum NormalZiggurat {
     // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
-        let (x, f) = tables
+        let x = { (layer: Int) in Double(bitPattern: xBits[layer]) }
+        let f = { (layer: Int) in Double(bitPattern: fBits[layer]) }
         while true {
             let bits = random.next()
             let layer = Int(bits & 0x7F)
             let negative = bits & 0x80 != 0
-            let candidate = Double(bits >> 11) * 0x1.0p-53 * x[layer]
-            if candidate < x[layer + 1] { return negative ? -candidate : candidate }
+            let candidate = Double(bits >> 11) * 0x1.0p-53 * x(layer)
+            if candidate < x(layer + 1) { return negative ? -candidate : candidate }
             if layer == 0 {
                 // Marsaglia's tail method beyond r.
                 while true {
@@ -91,7 +96,7 @@ enum NormalZiggurat {
                     }
                 }
             }
-            if f[layer + 1] + (f[layer] - f[layer + 1]) * random.nextUnit() < density(candidate) {
+            if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < density(candidate) {
                 return negative ? -candidate : candidate
             }
         }

@@ -128,17 +128,36 @@ public struct FleetAggregate: Equatable, Sendable {
 }
 
 /// Feeds one device at a time into a `FleetAggregate`, keeping no rows.
+///
+/// The counters written on every view or reload (requests per minute, the
+/// staleness histogram, the current device's reloads per day) live in
+/// tables rather than in the aggregate's arrays: a write through an array
+/// asks the runtime whether its buffer is shared, and these are written
+/// once or twice per event (README, "Speed"). `aggregate` copies them out.
 struct FleetObserver: SimulationObserver {
-    var aggregate: FleetAggregate
+    /// Everything but the three counters below, which `aggregate` adds.
+    private var totals: FleetAggregate
+    private let requestsPerMinute: StateTable<Int>
+    private let stalenessHistogram: StateTable<Int>
     /// Reloads in each measured day of the current device.
-    var deviceDayReloads: [Int]
+    private let deviceDayReloads: StateTable<Int>
     /// Seconds of warm-up at the start of the simulation, not counted.
     let warmUp: Int
 
     init(days: Int, warmUp: Int = 0) {
-        aggregate = FleetAggregate(days: days)
-        deviceDayReloads = Array(repeating: 0, count: days)
+        totals = FleetAggregate(days: 0)
+        requestsPerMinute = StateTable(Array(repeating: 0, count: days * Seconds.day / Seconds.minute))
+        stalenessHistogram = StateTable(Array(repeating: 0, count: FleetAggregate.stalenessBinCount))
+        deviceDayReloads = StateTable(Array(repeating: 0, count: days))
         self.warmUp = warmUp
+    }
+
+    /// What the devices finished so far add up to.
+    var aggregate: FleetAggregate {
+        var aggregate = totals
+        aggregate.requestsPerMinute = Array(requestsPerMinute)
+        aggregate.stalenessHistogram = Array(stalenessHistogram)
+        return aggregate
     }
 
     // Inlined into the simulator: a view or a reload is counted in a few
@@ -147,33 +166,33 @@ struct FleetObserver: SimulationObserver {
     mutating func reloadStarted(_ record: ReloadRecord) {
         let time = record.time - warmUp
         guard time >= 0 else { return }
-        aggregate.requestsPerMinute[time / Seconds.minute] += 1
+        requestsPerMinute[time / Seconds.minute] += 1
         deviceDayReloads[time / Seconds.day] += 1
-        aggregate.counts.count(record)
+        totals.counts.count(record)
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     mutating func widgetViewed(_ record: ViewRecord) {
         guard record.time >= warmUp else { return }
-        aggregate.counts.count(record)
-        aggregate.stalenessHistogram[FleetAggregate.stalenessBin(record.staleness)] += 1
+        totals.counts.count(record)
+        stalenessHistogram[FleetAggregate.stalenessBin(record.staleness)] += 1
     }
 
     mutating func reloadWithheld(_ record: WithheldRecord) {
         guard record.time >= warmUp else { return }
-        aggregate.counts.count(record)
+        totals.counts.count(record)
     }
 
     mutating func dayStarted(_ record: DayStartRecord) {}
 
-    /// Closes the current device's books.
+    /// Adds the device just run to the totals and readies the per-day counters for the next.
     mutating func finishDevice(widgets: Int, events: Int) {
-        aggregate.devices += 1
-        aggregate.widgetDays += widgets * deviceDayReloads.count
-        aggregate.events += events
+        totals.devices += 1
+        totals.widgetDays += widgets * deviceDayReloads.count
+        totals.events += events
         for day in deviceDayReloads.indices {
-            aggregate.reloadsPerDeviceDay[min(FleetAggregate.reloadBinCount - 1, deviceDayReloads[day])] += 1
+            totals.reloadsPerDeviceDay[min(FleetAggregate.reloadBinCount - 1, deviceDayReloads[day])] += 1
             deviceDayReloads[day] = 0
         }
     }

@@ -7,10 +7,22 @@
 /// `WIDGETSIM_INTERNAL_CHECKS`).
 public struct BudgetLedger: Sendable {
     public private(set) var history = BudgetHistory()
+    /// The account under the scenario's model.
     private var account: any BudgetAccounting
+    /// The account under the default model, when it is the scenario's, as a
+    /// concrete type (`account` is then left unused): asked on every budgeted
+    /// decision and charged on every budgeted reload, the existential went
+    /// through its witness table and, to charge, its box's copy-on-write
+    /// check, where a `PacedBudget` is inlined (README, "Speed"). Tested
+    /// through the flag alone: reading an optional existential, even to
+    /// compare it with nil, copies it.
+    private var paced: PacedBudget
+    private let isPaced: Bool
 
     public init(model: BudgetModel, parameters: SchedulerParameters) {
         account = model.accounting.init(parameters: parameters)
+        paced = account as? PacedBudget ?? PacedBudget(parameters: parameters)
+        isPaced = account is PacedBudget
     }
 
     /// Budgeted reloads started in the trailing 24 hours at `t`.
@@ -21,7 +33,10 @@ public struct BudgetLedger: Sendable {
     /// When one budgeted reload may run, at `t` or later, assuming no other
     /// budgeted reload in between and the same limit.
     public func availability(at t: SimTime, limit: Int, calendar: CivilCalendar) -> BudgetAvailability {
-        account.availability(at: t, limit: limit, history: history, calendar: calendar)
+        if isPaced {
+            return paced.availability(at: t, limit: limit, history: history, calendar: calendar)
+        }
+        return account.availability(at: t, limit: limit, history: history, calendar: calendar)
     }
 
     /// Charges one budgeted reload at `t`.
@@ -31,7 +46,11 @@ public struct BudgetLedger: Sendable {
         precondition(availability(at: t, limit: limit, calendar: calendar).time == t,
                      "BudgetLedger: charged at \(t) while the budget was spent")
         #endif
-        account.charge(at: t, limit: limit, history: history, calendar: calendar)
+        if isPaced {
+            paced.charge(at: t, limit: limit, history: history, calendar: calendar)
+        } else {
+            account.charge(at: t, limit: limit, history: history, calendar: calendar)
+        }
         history.record(t, limit: limit)
     }
 }
