@@ -166,6 +166,36 @@ struct FastPathTests {
         #expect(plain == withEmptyPages)
     }
 
+    /// Aligned entries on a grid that divides the day follow one another a
+    /// spacing apart, exactly where rounding each one up would put it.
+    @Test func alignedEntriesOnADailyGridAreWhereRoundingUpPutsThem() {
+        var random = RandomStream(seed: 14)
+        for spacing in [1, 60, 900, Seconds.hour, 5_400, 7 * Seconds.hour, Seconds.day, 2 * Seconds.day] {
+            for offset in [0, 5 * Seconds.hour + 30 * Seconds.minute, -8 * Seconds.hour] {
+                let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: offset)
+                var settings = ConfiguredProvider.Settings()
+                settings.entryCount = 30
+                settings.entrySpacing = spacing
+                settings.alignEntries = true
+                var provider = ConfiguredProvider(settings: settings)
+                for _ in 0..<20 {
+                    let now = random.nextInt(below: 3 * Seconds.day)
+                    var context = TimelineProviderContext(
+                        family: .systemSmall, isPreview: false, configuration: nil, calendar: calendar, now: now,
+                        network: NetworkModel(latency: .fixed(0)), random: RandomStream(seed: 1),
+                        scheduleStorage: ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar).storage)
+                    var entries: [ScheduledEntry] = []
+                    _ = provider.timeline(in: &context, into: &entries)
+                    var expected = [now]
+                    while expected.count < 30 {
+                        expected.append(ConfiguredProvider.roundUp(expected.last! + 1, toMultipleOf: spacing, calendar: calendar))
+                    }
+                    #expect(entries.map(\.date) == expected, "spacing \(spacing), offset \(offset), now \(now)")
+                }
+            }
+        }
+    }
+
     @Test func indexListsKeepEachListsMembersInOrder() {
         let lists = [[2, 0], [], [1, 3, 4], [5]]
         let flattened = IndexLists(lists)

@@ -72,12 +72,25 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         public init() {}
     }
 
-    public var settings: Settings
+    public var settings: Settings {
+        didSet { entriesOnDailyGrid = ConfiguredProvider.entriesOnDailyGrid(settings) }
+    }
     /// When the last good data was fetched, kept as an app keeps its cache.
     public private(set) var lastGoodFetch: SimTime?
+    /// True when entries are aligned to a spacing that divides the day, so
+    /// that the grid runs on unbroken across midnight: the entry after one
+    /// on the grid is then one spacing later, with no division to find it.
+    /// A division costs tens of cycles, and a timeline took one per entry
+    /// (README, "Speed").
+    private var entriesOnDailyGrid: Bool
 
     public init(settings: Settings) {
         self.settings = settings
+        entriesOnDailyGrid = ConfiguredProvider.entriesOnDailyGrid(settings)
+    }
+
+    static func entriesOnDailyGrid(_ settings: Settings) -> Bool {
+        settings.alignEntries && settings.entrySpacing > 0 && Seconds.day % settings.entrySpacing == 0
     }
 
     public func placeholder(in context: TimelineProviderContext) -> ConfiguredEntry {
@@ -132,8 +145,9 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         }
         entries.append(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
         var date = now
-        for _ in 1..<max(1, settings.entryCount) {
-            date = nextEntryDate(after: date, calendar: context.calendar)
+        for index in 1..<max(1, settings.entryCount) {
+            // From the second aligned entry on, `date` is on the grid.
+            date = index > 1 && entriesOnDailyGrid ? date + settings.entrySpacing : nextEntryDate(after: date, calendar: context.calendar)
             entries.append(ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts))
         }
         return reloadPolicy(now: now, context: &context)
