@@ -196,6 +196,22 @@ struct FastPathTests {
         }
     }
 
+    /// A page viewed at least `frequentViewsPerDay` times counts as fully
+    /// engaged without dividing: the quotient would have been 1 too.
+    @Test func fullEngagementWithoutTheDivisionIsTheQuotientsMinimum() {
+        var random = RandomStream(seed: 9)
+        var divisors: [Double] = [1, 3, 12, 20, 20.000_000_000_000_004, 48, 1e-300, 5e-324, 1e300, .infinity, .nan]
+        for _ in 0..<200 { divisors.append(random.nextUnit() * 200) }
+        for y in divisors {
+            for count in 0...400 {
+                let x = Double(count)
+                let plain = min(1, x / y)
+                let fast = x >= y ? 1 : min(1, x / y)
+                #expect(plain.bitPattern == fast.bitPattern || (plain.isNaN && fast.isNaN), "\(x) / \(y)")
+            }
+        }
+    }
+
     @Test func indexListsKeepEachListsMembersInOrder() {
         let lists = [[2, 0], [], [1, 3, 4], [5]]
         let flattened = IndexLists(lists)

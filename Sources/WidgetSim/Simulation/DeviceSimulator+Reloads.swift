@@ -70,21 +70,26 @@ extension DeviceSimulator {
         if let launched = appLaunchedFromWidgetAt[app], now - launched < parameters.reloadsIgnoredAfterWidgetLaunch {
             return
         }
-        let targets = widgetsOfApp.list(app).filter { widget in
-            switch request {
-            case .reloadAllTimelines: return true
-            case .reloadTimelines(let kind): return widgets[widget].setup.kind == kind
-            }
+        // The targets are walked in place, not gathered into an array: an
+        // app's every foreground session makes such a call (README, "Speed").
+        let kind: String?
+        switch request {
+        case .reloadAllTimelines: kind = nil
+        case .reloadTimelines(let named): kind = named
         }
-        guard !targets.isEmpty else { return }
+        guard widgetsOfApp.list(app).contains(where: { kind == nil || widgets[$0].setup.kind == kind }) else { return }
         let freeTrigger: ReloadTrigger? =
             appForegroundSessions[app] > 0 ? .appForeground : (appMediaSession[app] != nil ? .mediaSession : nil)
         if let freeTrigger {
             // One delay per call: all its widgets hear of it together (F18).
             let delay = parameters.foregroundReloadDelay.draw(using: &appCenterRandoms[app])
-            for widget in targets { requestFreeReload(widget, trigger: freeTrigger, at: now + delay) }
+            for widget in widgetsOfApp.list(app) where kind == nil || widgets[widget].setup.kind == kind {
+                requestFreeReload(widget, trigger: freeTrigger, at: now + delay)
+            }
         } else {
-            for widget in targets { requestBudgetedReload(widget, trigger: .widgetCenter, eligibleAt: now) }
+            for widget in widgetsOfApp.list(app) where kind == nil || widgets[widget].setup.kind == kind {
+                requestBudgetedReload(widget, trigger: .widgetCenter, eligibleAt: now)
+            }
         }
     }
 
