@@ -147,6 +147,28 @@ struct FastPathTests {
         #expect(context.lastEvent(atOrBefore: 500) == 100)
     }
 
+    /// A provider context kept between calls lets go of the truth's schedule
+    /// before the truth changes, so the truth writes in place; the next call
+    /// lends it the schedule again, and it sees the change.
+    @Test func aKeptContextLetsTheTruthWriteInPlaceAndSeesTheChangeNextCall() {
+        let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
+        var truth = ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar)
+        truth.recordUnpredictableChange(at: 100)
+        var context = TimelineProviderContext(
+            family: .systemSmall, isPreview: false, configuration: nil, calendar: calendar, now: 0,
+            network: NetworkModel(), random: RandomStream(seed: 1), scheduleStorage: truth.storage)
+        context.beginCall(at: 500, schedule: truth.storage)
+        #expect(context.reloadStartedAt == 500 && context.now == 500 && context.backgroundSessionCompletesAt == nil)
+        #expect(context.lastEvent(atOrBefore: 500) == 100)
+        // An identifier, not a reference: holding the storage would share it.
+        let storage = ObjectIdentifier(truth.storage)
+        context.releaseSchedule()
+        truth.recordUnpredictableChange(at: 600)
+        #expect(ObjectIdentifier(truth.storage) == storage, "the truth copied a schedule no context held")
+        context.beginCall(at: 700, schedule: truth.storage)
+        #expect(context.lastEvent(atOrBefore: 700) == 600)
+    }
+
     /// A page without widgets is never simulated (no view of it can change
     /// a widget), so pages without widgets, before or after the widgets'
     /// pages, change no report, and cost no work per view.

@@ -355,6 +355,7 @@ extension DeviceSimulator {
     /// a move, news): the truth records it, and reports measure the time
     /// until a reload shows it.
     mutating func recordContentChange(of widget: Int) {
+        widgets[widget].callContext.releaseSchedule()
         widgets[widget].truth.recordUnpredictableChange(at: now)
         observer.contentChanged(ContentChangeRecord(time: now, device: deviceIndex, widget: widget))
     }

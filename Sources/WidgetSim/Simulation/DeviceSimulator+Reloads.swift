@@ -244,11 +244,10 @@ extension DeviceSimulator {
             widgets[widget].repeatsLeft = widgets[widget].repeatRandom.nextInt(in: parameters.extraTimelineCalls)
         }
 
-        var context = providerContext(widget, isPreview: false)
+        widgets[widget].callContext.beginCall(at: now, schedule: widgets[widget].truth.storage)
         let policy = widgets[widget].provider.timeline(
-            in: &context, into: &widgets[widget].incoming, timeLimit: parameters.providerTimeLimit)
-        widgets[widget].providerRandom = context.random
-        let duration = context.now - now
+            in: &widgets[widget].callContext, into: &widgets[widget].incoming, timeLimit: parameters.providerTimeLimit)
+        let duration = widgets[widget].callContext.now - now
         let completesAt = now + min(duration, parameters.providerTimeLimit)
         let result: ReloadResult
         if duration > parameters.providerTimeLimit {
@@ -279,7 +278,7 @@ extension DeviceSimulator {
             nextEligible: nextEligible,
             // A halted extension never started its session; one that ran to
             // the end did, whatever WidgetKit made of its timeline (F20).
-            backgroundSessionCompletesAt: result == .timedOut ? nil : context.backgroundSessionCompletesAt
+            backgroundSessionCompletesAt: result == .timedOut ? nil : widgets[widget].callContext.backgroundSessionCompletesAt
         )
         queue.schedule(.callCompleted(widget: Int32(widget)), at: completesAt)
         observer.reloadStarted(ReloadRecord(
@@ -341,11 +340,12 @@ extension DeviceSimulator {
         }
     }
 
-    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// A context of its own for the gallery's snapshot or the placeholder
+    /// (F5), which a reload's kept context (`callContext`) must not serve:
+    /// it takes the provider's stream as it is, and gives nothing back.
     /// `mutating` only so that Swift lends the simulator to it: called as a
     /// plain method from a mutating one, it made Swift copy the whole
-    /// simulator (a memcpy on every provider call). It changes nothing.
-    @inline(__always)
+    /// simulator (a memcpy on every call). It changes nothing.
     mutating func providerContext(_ widget: Int, isPreview: Bool) -> TimelineProviderContext {
         // Field by field: copying the whole runtime would retain every array in it.
         TimelineProviderContext(
@@ -354,8 +354,8 @@ extension DeviceSimulator {
             configuration: widgets[widget].setup.configuration,
             calendar: calendar,
             now: now,
-            network: widgets[widget].network,
-            random: widgets[widget].providerRandom,
+            network: widgets[widget].callContext.network,
+            random: widgets[widget].callContext.random,
             scheduleStorage: widgets[widget].truth.storage
         )
     }

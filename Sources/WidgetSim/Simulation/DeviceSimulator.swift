@@ -163,8 +163,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             return WidgetRuntime(
                 setup: widget,
                 provider: provider,
-                network: widget.provider.network,
-                providerRandom: widgetSeed.derived("provider").stream(),
+                callContext: TimelineProviderContext(
+                    family: widget.family, isPreview: false, configuration: widget.configuration, calendar: calendar, now: 0,
+                    network: widget.provider.network, random: widgetSeed.derived("provider").stream(),
+                    scheduleStorage: truth.storage),
                 interactionRandom: widgetSeed.derived("interaction").stream(),
                 truthRandom: widgetSeed.derived("truth").stream(),
                 notificationRandom: widgetSeed.derived("notifications").stream(),

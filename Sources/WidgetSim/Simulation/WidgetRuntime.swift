@@ -11,9 +11,10 @@ struct CallInFlight: Sendable {
 struct WidgetRuntime {
     let setup: WidgetSetup
     var provider: AnyTimelineProvider
-    /// The provider's simulated server, resolved once.
-    let network: NetworkModel
-    var providerRandom: RandomStream
+    /// The context every provider call of this widget is made in, kept
+    /// between calls (`beginCall` readies it): it holds the widget's network
+    /// and the provider's stream.
+    var callContext: TimelineProviderContext
     var interactionRandom: RandomStream
     /// Arrivals of unpredictable truth changes.
     var truthRandom: RandomStream

@@ -79,4 +79,8 @@ final class ContentScheduleStorage: @unchecked Sendable {
     init(_ schedule: ContentSchedule) {
         self.schedule = schedule
     }
+
+    /// Held by a kept context between calls once it has let go of a truth's
+    /// schedule; never read, since every call lends the context its truth's.
+    static let released = ContentScheduleStorage(ContentSchedule(periodic: nil, calendar: CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)))
 }
