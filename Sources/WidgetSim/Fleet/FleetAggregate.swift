@@ -134,6 +134,10 @@ public struct FleetAggregate: Equatable, Sendable {
 /// tables rather than in the aggregate's arrays: a write through an array
 /// asks the runtime whether its buffer is shared, and these are written
 /// once or twice per event (README, "Speed"). `aggregate` copies them out.
+///
+/// Not promised: value semantics. Copies share those tables, so an observer
+/// is handed from run to run (`Simulation.run` consumes it and returns it),
+/// never copied and used twice.
 struct FleetObserver: SimulationObserver {
     /// Everything but the three counters below, which `aggregate` adds.
     private var totals: FleetAggregate
