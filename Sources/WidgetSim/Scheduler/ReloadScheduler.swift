@@ -63,12 +63,13 @@ public final class ReloadScheduler: Sendable {
     /// (F11) means more than this widget's normal, not the full budget for a
     /// widget nobody looks at.
     public func dailyLimit(of widget: borrowing WidgetSchedule, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
-        dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViews: pageViews)
+        dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: t, pageViewsInTrailingDay: pageViews.count(at: t))
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// The daily limit, given the page's views in the trailing 24 hours at `t`.
     @inline(__always)
-    func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViews: borrowing TrailingWindow) -> Int? {
+    func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViewsInTrailingDay views: Int) -> Int? {
         guard imposesLimit else { return nil }
         let learning = Double(t - addedAt) < parameters.learningDays * Double(Seconds.day)
         var engagement = 1.0
@@ -77,7 +78,7 @@ public final class ReloadScheduler: Sendable {
             // engaged without the division every budgeted decision made
             // (README, "Speed"). The same value: for y > 0, the rounded x / y
             // is below 1 exactly when x < y, since y − x ≥ ulp(y) ≥ y · 2⁻⁵³.
-            let views = Double(pageViews.count(at: t))
+            let views = Double(views)
             engagement = views >= parameters.frequentViewsPerDay ? 1 : min(1, views / parameters.frequentViewsPerDay)
         }
         var limit = max(parameters.minimumDailyBudget, DeterministicMath.roundedToInt(Double(baseDailyBudget) * engagement))
@@ -120,7 +121,7 @@ public final class ReloadScheduler: Sendable {
     ///     almost every event).
     ///   - now: the current time.
     ///   - lastSeen: when the widget was last on screen (its page's last view, or when it was added).
-    ///   - pageViews: the views of the widget's page, for its daily limit (counted only if a gate needs it).
+    ///   - pageViews: the views of the widget's page, for its daily limit.
     ///   - openBatches: the instants of reload batches already planned on the device.
     ///   - batchDue: true when the batch this reload joined is due now.
     ///   - calendar: the device's local calendar.
@@ -135,6 +136,27 @@ public final class ReloadScheduler: Sendable {
         batchDue: Bool = false,
         calendar: CivilCalendar
     ) -> ReloadDecision {
+        decide(
+            &widget, at: now, lastSeen: lastSeen, pageViewsInTrailingDay: pageViews.count(at: now), openBatches: openBatches,
+            batchDue: batchDue, calendar: calendar)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `decide` given the count of the page's views in the trailing 24 hours
+    /// rather than the views: the simulator counts them before it asks, and
+    /// the decision lends nothing of the page's window across its calls out
+    /// (the scheduling delay, the budget's availability), around each of which
+    /// Swift retained and released the window's storage (README, "Speed").
+    @inline(__always)
+    func decide(
+        _ widget: inout WidgetSchedule,
+        at now: SimTime,
+        lastSeen: SimTime,
+        pageViewsInTrailingDay views: Int,
+        openBatches: borrowing [SimTime],
+        batchDue: Bool = false,
+        calendar: CivilCalendar
+    ) -> ReloadDecision {
         guard widget.pending != nil else { preconditionFailure("ReloadScheduler: no pending reload to decide") }
         if let due = waitForEligibility(of: widget.pending!, lastBudgetedStart: widget.lastBudgetedStart, at: now) {
             return .waitUntil(due)
@@ -142,7 +164,7 @@ public final class ReloadScheduler: Sendable {
 
         // A batch that is due runs if the budget still allows it.
         if batchDue {
-            let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews)
+            let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
             if budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now {
                 return .runNow(limit: limit)
             }
@@ -157,7 +179,7 @@ public final class ReloadScheduler: Sendable {
         // request; a paced model may only make it wait for its turn.
         let available = budgetAvailability(
             widget, at: now,
-            limit: dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews),
+            limit: dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views),
             calendar: calendar)
         if available.spent && available.time > now { return .withheldUntil(available.time) }
         let turn = available.time
@@ -182,7 +204,7 @@ public final class ReloadScheduler: Sendable {
         guard parameters.earlyReloadWindow > 0, let pending = widget.pending,
               pending.eligibleAt > now, pending.eligibleAt - now <= parameters.earlyReloadWindow else { return nil }
         if let last = widget.lastBudgetedStart, now < last + parameters.minimumSpacing { return nil }
-        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViews: pageViews)
+        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: pageViews.count(at: now))
         guard budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now else { return nil }
         return .runNow(limit: limit)
     }

@@ -136,9 +136,10 @@ extension DeviceSimulator {
             return
         }
 
-        let seen = pageLastViewed[pageOfWidget[widget]] ?? schedules[widget].addedAt
+        let page = pageOfWidget[widget]
+        let seen = pageLastViewed[page] ?? schedules[widget].addedAt
         let decision = scheduler.decide(
-            &schedules[widget], at: now, lastSeen: seen, pageViews: pageViews[pageOfWidget[widget]], openBatches: openBatches,
+            &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: pageViews[page].count(at: now), openBatches: openBatches,
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
