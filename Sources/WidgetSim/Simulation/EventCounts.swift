@@ -24,12 +24,16 @@ public struct EventCounts: Equatable, Sendable {
     /// view counts as 0): how often and how long in one number.
     public var meanStaleness: Double { views == 0 ? 0 : Double(stalenessTotal) / Double(views) }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    @inline(__always)
     mutating func count(_ record: ReloadRecord) {
         if record.budgeted { budgetedReloads += 1 } else { freeReloads += 1 }
         if record.result == .timedOut { timeouts += 1 }
         if record.result == .tooManyEntries { rejectedTimelines += 1 }
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    @inline(__always)
     mutating func count(_ record: ViewRecord) {
         views += 1
         if record.isStale { staleViews += 1 }
