@@ -188,6 +188,28 @@ struct FastPathTests {
         #expect(plain == withEmptyPages)
     }
 
+    /// `exp` reads 2^(j/64) from literals: they are the computed table, bit for bit.
+    @Test func expsTableIsTheComputedOneBitForBit() {
+        #expect(DeterministicMath.exp2Bits == DeterministicMath.exp2Table.map(\.bitPattern))
+    }
+
+    /// Rounding to nearest, ties to even, by adding and subtracting 1.5 · 2^52
+    /// gives the library's value (a zero's sign aside, which `==` ignores and
+    /// `exp` cannot see), on ties, near the bounds and at random.
+    @Test func roundingToNearestEvenMatchesTheLibrary() {
+        var values: [Double] = [0, -0.0, 0.4, -0.4, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                0x1p51 - 0.5, -(0x1p51 - 0.5), 0x1p51, -0x1p51, 0x1p52, 1e300, -1e300, 45_000.5, -45_000.5]
+        var random = RandomStream(seed: 51)
+        for _ in 0..<100_000 {
+            let x = (random.nextUnit() - 0.5) * 2 * 70_000
+            values.append(x)
+            values.append(x.rounded(.down) + 0.5)
+        }
+        for x in values {
+            #expect(DeterministicMath.roundedToNearestEven(x) == x.rounded(.toNearestOrEven), "\(x)")
+        }
+    }
+
     /// Aligned entries on a grid that divides the day follow one another a
     /// spacing apart, exactly where rounding each one up would put it.
     @Test func alignedEntriesOnADailyGridAreWhereRoundingUpPutsThem() {

@@ -116,7 +116,9 @@ public struct CivilCalendar: Equatable, Sendable {
         dayIndex * Seconds.day - _startSecondOfDay
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Seconds since local midnight, in 0..<86400.
+    @inline(__always)
     public func secondOfDay(_ t: SimTime) -> Int {
         let sinceFirstMidnight = t + _startSecondOfDay
         guard sinceFirstMidnight >= 0 else { return CivilCalendar.floorMod(sinceFirstMidnight, Seconds.day) }

@@ -62,6 +62,42 @@ public enum DeterministicMath {
     /// 2^(j/64) for j = 0...63, built once from the series below.
     static let exp2Table: [Double] = (0..<64).map { j in seriesExp(Double(j) / 64 * ln2) }
 
+    /// `exp2Table`'s bit patterns as literals, which `exp` reads: the compiler
+    /// lays them out in the binary, so a call makes no lazy-initialization
+    /// check (`swift_once`) and no bounds check (README, "Speed").
+    /// `FastPathTests` checks them bit for bit against `exp2Table`.
+    static let exp2Bits: [UInt64] = [
+        0x3FF0_0000_0000_0000, 0x3FF0_2C9A_3E77_8061, 0x3FF0_59B0_D315_8574, 0x3FF0_8745_1875_9BC8,
+        0x3FF0_B558_6CF9_890F, 0x3FF0_E3EC_32D3_D1A2, 0x3FF1_1301_D012_5B51, 0x3FF1_429A_AEA9_2DE0,
+        0x3FF1_72B8_3C7D_517B, 0x3FF1_A35B_EB6F_CB75, 0x3FF1_D487_3168_B9AA, 0x3FF2_063B_8862_8CD6,
+        0x3FF2_387A_6E75_6238, 0x3FF2_6B45_65E2_7CDD, 0x3FF2_9E9D_F51F_DEE1, 0x3FF2_D285_A6E4_030B,
+        0x3FF3_06FE_0A31_B715, 0x3FF3_3C08_B264_16FF, 0x3FF3_71A7_373A_A9CA, 0x3FF3_A7DB_34E5_9FF7,
+        0x3FF3_DEA6_4C12_3422, 0x3FF4_160A_21F7_2E2A, 0x3FF4_4E08_6061_892D, 0x3FF4_86A2_B5C1_3CD0,
+        0x3FF4_BFDA_D536_2A27, 0x3FF4_F9B2_769D_2CA7, 0x3FF5_342B_569D_4F82, 0x3FF5_6F47_36B5_27DA,
+        0x3FF5_AB07_DD48_5429, 0x3FF5_E76F_15AD_2148, 0x3FF6_247E_B03A_5585, 0x3FF6_6238_8255_2224,
+        0x3FF6_A09E_667F_3BCC, 0x3FF6_DFB2_3C65_1A2F, 0x3FF7_1F75_E8EC_5F74, 0x3FF7_5FEB_5642_67C8,
+        0x3FF7_A114_73EB_0187, 0x3FF7_E2F3_36CF_4E62, 0x3FF8_2589_994C_CE12, 0x3FF8_68D9_9B44_92EC,
+        0x3FF8_ACE5_422A_A0DB, 0x3FF8_F1AE_9915_7736, 0x3FF9_3737_B0CD_C5E5, 0x3FF9_7D82_9FDE_4E50,
+        0x3FF9_C491_82A3_F090, 0x3FFA_0C66_7B5D_E564, 0x3FFA_5503_B23E_255C, 0x3FFA_9E6B_5579_FDC0,
+        0x3FFA_E89F_995A_D3AD, 0x3FFB_33A2_B84F_15FA, 0x3FFB_7F76_F2FB_5E47, 0x3FFB_CC1E_904B_C1D2,
+        0x3FFC_199B_DD85_529C, 0x3FFC_67F1_2E57_D14B, 0x3FFC_B720_DCEF_906A, 0x3FFD_072D_4A07_897B,
+        0x3FFD_5818_DCFB_A487, 0x3FFD_A9E6_03DB_3286, 0x3FFD_FC97_337B_9B5E, 0x3FFE_502E_E78B_3FF6,
+        0x3FFE_A4AF_A2A4_90DA, 0x3FFE_FA1B_EE61_5A28, 0x3FFF_5076_5B6E_4540, 0x3FFF_A7C1_819E_90D8,
+    ]
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `x.rounded(.toNearestOrEven)` without the library call (`rint`) it
+    /// makes: for |x| < 2^51, adding 1.5 · 2^52 lands where the spacing of
+    /// doubles is 1, so the addition itself rounds x to an integer, to
+    /// nearest with ties to even (the default rounding), and subtracting it
+    /// again is exact. Only the sign of a zero may differ (−0.4 gives +0,
+    /// not −0); `exp` cannot tell. Other values take the library call.
+    @inline(__always)
+    static func roundedToNearestEven(_ x: Double) -> Double {
+        guard abs(x) < 0x1p51 else { return x.rounded(.toNearestOrEven) }
+        return (x + 0x1.8p52) - 0x1.8p52
+    }
+
     /// e^r by its Taylor series to r^17/17!, below 1e-19 for |r| < 0.35.
     static func seriesExp(_ r: Double) -> Double {
         var p = 1.0 / 355_687_428_096_000.0   // 1/17!
@@ -92,7 +128,8 @@ public enum DeterministicMath {
         precondition(x.isFinite && x < 709 && x > -708, "DeterministicMath.exp argument out of range")
         // x = (64k + j) ln2/64 + r with |r| <= ln2/128 < 0.0055, then
         // exp(x) = 2^k · 2^(j/64) · e^r; the series to r^7/7! is below 1e-19.
-        let n = (x * (64 / ln2)).rounded(.toNearestOrEven)
+        // A zero `n` of either sign gives the same `r` and the same result.
+        let n = roundedToNearestEven(x * (64 / ln2))
         let r = x - n * (ln2 / 64)
         let index = Int(n)
         let j = ((index % 64) + 64) % 64
@@ -105,7 +142,7 @@ public enum DeterministicMath {
         p = p * r + 0.5
         p = p * r + 1.0
         p = p * r + 1.0
-        return scaled(exp2Table[j] * p, byPowerOfTwo: k)
+        return scaled(Double(bitPattern: exp2Bits[j]) * p, byPowerOfTwo: k)
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
