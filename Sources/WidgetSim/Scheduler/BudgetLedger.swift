@@ -25,13 +25,17 @@ public struct BudgetLedger: Sendable {
         isPaced = account is PacedBudget
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Budgeted reloads started in the trailing 24 hours at `t`.
+    @inline(__always)
     public func usedInTrailingDay(at t: SimTime) -> Int {
         history.count(at: t)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// When one budgeted reload may run, at `t` or later, assuming no other
     /// budgeted reload in between and the same limit.
+    @inline(__always)
     public func availability(at t: SimTime, limit: Int, calendar: CivilCalendar) -> BudgetAvailability {
         if isPaced {
             return paced.availability(at: t, limit: limit, history: history, calendar: calendar)
@@ -39,8 +43,10 @@ public struct BudgetLedger: Sendable {
         return account.availability(at: t, limit: limit, history: history, calendar: calendar)
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Charges one budgeted reload at `t`.
     /// - Precondition: `availability(at: t, ...).time == t`.
+    @inline(__always)
     public mutating func charge(at t: SimTime, limit: Int, calendar: CivilCalendar) {
         #if WIDGETSIM_INTERNAL_CHECKS
         precondition(availability(at: t, limit: limit, calendar: calendar).time == t,
