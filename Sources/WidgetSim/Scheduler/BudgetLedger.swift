@@ -21,8 +21,13 @@ public struct BudgetLedger: Sendable {
 
     public init(model: BudgetModel, parameters: SchedulerParameters) {
         account = model.accounting.init(parameters: parameters)
-        paced = account as? PacedBudget ?? PacedBudget(parameters: parameters)
-        isPaced = account is PacedBudget
+        if let concrete = account as? PacedBudget {
+            paced = concrete
+            isPaced = true
+        } else {
+            paced = PacedBudget(parameters: parameters)
+            isPaced = false
+        }
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
