@@ -171,7 +171,7 @@ extension CheckCommand {
         var spacing = SchedulerParameters().minimumSpacing
         if let override = overrides.first(where: { $0.row == "minimum_spacing_seconds" }), let seconds = Int(override.text) { spacing = seconds }
         let days = FixedDecimal.format(Double(analysis.observedSeconds) / Double(Seconds.day), decimals: 1)
-        console.out("\(path): \(analysis.lineCount) lines, \(analysis.widgets.count) widget(s), \(days) days observed; \(analysis.offGaps) silence(s) over 16h, \(analysis.clockJumps) clock jump(s) back, \(analysis.offsetChanges) time-zone change(s)")
+        console.out("\(path): \(DisplayText.counted(analysis.lineCount, "line")), \(DisplayText.counted(analysis.widgets.count, "widget")), \(days) days observed; \(analysis.offGaps) silence(s) over 16h, \(analysis.clockJumps) clock jump(s) back, \(analysis.offsetChanges) time-zone change(s)")
         var closest: (widget: String, gap: Int, line: Int)?
         for widget in analysis.widgets {
             let gaps = widget.gaps

@@ -99,7 +99,7 @@ struct FleetCommand: Command {
         }
         if let partial {
             try writePartial(FleetPartialFile.render(result), to: partial)
-            if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(deviceTotal) devices) to \(partial)") }
+            if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
             return
         }
         let files = FleetReport(result).files()
@@ -111,7 +111,7 @@ struct FleetCommand: Command {
 
     func summaryLine(_ result: FleetResult) -> String {
         let base = result.variants[0].aggregate
-        var text = "\(result.scenario): \(result.deviceCount) devices × \(result.days) days, \(base.widgetDays) widget-days, \(base.events) events per variant"
+        var text = "\(result.scenario): \(DisplayText.counted(result.deviceCount, "device")) × \(DisplayText.counted(result.days, "day")), \(base.widgetDays) widget-days, \(base.events) events per variant"
         for variant in result.variants {
             text += "\n  \(variant.name): peak \(variant.aggregate.requestsPerMinute.max() ?? 0) requests/minute, \(variant.aggregate.requests) requests"
         }
@@ -188,7 +188,7 @@ enum FleetMemory {
         if bytes > RunLimits.memoryLimitBytes {
             let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
             throw CommandError(
-                "this fleet run (\(document.base.days) days × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
+                "this fleet run (\(DisplayText.counted(document.base.days, "day")) × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
                 code: .usage)
         }
     }

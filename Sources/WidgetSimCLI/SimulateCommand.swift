@@ -110,7 +110,7 @@ struct SimulateCommand: Command {
         }
         guard !quiet else { return }
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
-        console.out("\(setup.name): \(setup.days) days, \(setup.devices.count) device(s), \(widgets) widget(s), seed \(setup.seed)")
+        console.out("\(setup.name): \(DisplayText.counted(setup.days, "day")), \(DisplayText.counted(setup.devices.count, "device")), \(DisplayText.counted(widgets, "widget")), seed \(setup.seed)")
         console.out("  \(collector.reloads.count) provider calls, \(collector.views.count) views, \(collector.withheld.reduce(0) { $0 + $1.requests }) withheld requests")
         console.out("  wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
         if let logged, let log {

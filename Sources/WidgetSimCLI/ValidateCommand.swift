@@ -31,14 +31,14 @@ struct ValidateCommand: Command {
             if let fleet = setup.fleet {
                 let sets = fleet.variation.widgetSets.count
                 let setsText = sets > 0 ? " (\(sets) widget set\(sets == 1 ? "" : "s"), \(FixedDecimal.format(fleet.meanWidgetsPerDevice, decimals: 1)) widgets a device on average)" : ""
-                population = "a fleet of \(fleet.deviceCount) devices, each from a template of \(fleet.template.widgets.count) widget(s)\(setsText)"
+                population = "a fleet of \(DisplayText.counted(fleet.deviceCount, "device")), each from a template of \(fleet.template.widgets.count) widget(s)\(setsText)"
                 listed = [("fleet.device", fleet.template)]
             } else {
                 let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
                 population = "\(setup.devices.count) device(s), \(widgets) widget(s)"
                 listed = setup.devices.map { ($0.id, $0) }
             }
-            console.out("\(scenario.path): valid: '\(setup.name)', \(setup.days) days, \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
+            console.out("\(scenario.path): valid: '\(setup.name)', \(DisplayText.counted(setup.days, "day")), \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
             for (name, device) in listed {
                 for widget in device.widgets {
                     console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
@@ -51,7 +51,7 @@ struct ValidateCommand: Command {
     func describe(_ estimate: RunEstimate, command: String) -> String {
         let events = RunLimits.count(estimate.events)
         if command == "fleet" {
-            return "about \(RunLimits.count(estimate.eventsPerDevice)) events a device, \(events) in all (\(estimate.devices) devices × \(estimate.days) days); fleet keeps counters, not rows"
+            return "about \(RunLimits.count(estimate.eventsPerDevice)) events a device, \(events) in all (\(DisplayText.counted(estimate.devices, "device")) × \(DisplayText.counted(estimate.days, "day"))); fleet keeps counters, not rows"
         }
         let mib = FixedDecimal.format(estimate.simulateBytes / 1_048_576, decimals: 1)
         return "about \(events) events and \(RunLimits.count(estimate.rows)) rows (\(mib) MiB) for simulate"

@@ -147,7 +147,7 @@ struct BadInputTests {
         Case(name: "option value out of range", scenario: scenario(), arguments: simulate + ["--days", "0"], code: 64, 
              message: "option '--days' must be a whole number from 1 to 366, got '0'"),
         Case(name: "more memory than the machine has", scenario: manyDevices, arguments: simulate, code: 65, 
-             message: "bad.json: the run would keep about 51.5 GiB of rows (1000 device(s) × 366 days); the limit on this machine is ", prefixOnly: true),
+             message: "bad.json: the run would keep about 51.5 GiB of rows (1000 devices × 366 days); the limit on this machine is ", prefixOnly: true),
         Case(name: "more events than a device may handle", scenario: busyDevice, arguments: simulate, code: 65,
              message: "bad.json: one device would handle about 3.1 billion events in 366 days, more than the 400 million one device may; most come from devices[0].widgets[*].truth.randomChangesPerDay (20 widgets), 100% of the events; lower it, or the days"),
         Case(name: "more pages than a device may have", scenario: scenario(device: manyPages, widget: #" "page": "p0","#), arguments: simulate, code: 65,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetSimCLI
+import WidgetSim
 
 /// The `widgetsim` executable, run as a user would: output, files and exit codes.
 @Suite("Command line")
@@ -52,6 +53,18 @@ struct CommandLineTests {
         let reloads = try String(contentsOf: out.appendingPathComponent("reloads.csv"), encoding: .utf8)
         #expect(reloads.hasPrefix("seconds,time,device,widget,kind,trigger,budgeted,budget_used_24h,budget_limit,waited_seconds,result,entries,policy,next_eligible_seconds\n"))
         #expect(result.output.contains("weather: 2 days"))
+    }
+
+    /// Counts read as English: one day, one device, one widget.
+    @Test func aCountOfOneTakesTheSingular() throws {
+        let out = Paths.temporaryDirectory("singular")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let simulated = try Self.widgetsim(["simulate", "weather", "--out", out.path, "--days", "1"])
+        #expect(simulated.status == 0, "\(simulated.errors)")
+        #expect(simulated.output.contains("weather: 1 day, 1 device, 1 widget, seed"), "\(simulated.output)")
+        #expect(DisplayText.counted(2, "day") == "2 days")
+        #expect(DisplayText.counted(0, "shard") == "0 shards")
+        #expect(DisplayText.counted(1, "entry", plural: "entries") == "1 entry")
     }
 
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {

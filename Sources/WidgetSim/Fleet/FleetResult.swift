@@ -73,7 +73,7 @@ public struct FleetResult: Equatable, Sendable {
               part.days == days, part.deviceCount == deviceCount, part.warmUpDays == warmUpDays,
               part.shardCount == shardCount, part.start == start, part.utcOffsetSeconds == utcOffsetSeconds,
               part.variants.map(\.name) == variants.map(\.name), part.moments == moments else {
-            throw .mismatch("partials come from different runs: '\(scenario)' (seed \(seed), \(days) days, \(deviceCount) devices, \(shardCount) shards) and '\(part.scenario)' (seed \(part.seed), \(part.days) days, \(part.deviceCount) devices, \(part.shardCount) shards), or the scenario file changed between them")
+            throw .mismatch("partials come from different runs: '\(scenario)' (seed \(seed), \(DisplayText.counted(days, "day")), \(DisplayText.counted(deviceCount, "device")), \(DisplayText.counted(shardCount, "shard"))) and '\(part.scenario)' (seed \(part.seed), \(DisplayText.counted(part.days, "day")), \(DisplayText.counted(part.deviceCount, "device")), \(DisplayText.counted(part.shardCount, "shard"))), or the scenario file changed between them")
         }
         if let shared = part.shards.first(where: Set(shards).contains) {
             throw .duplicateShard(shared + 1, of: shardCount)

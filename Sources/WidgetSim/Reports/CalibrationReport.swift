@@ -69,7 +69,7 @@ public struct CalibrationReport {
         lines.append("")
         lines.append("## Estimates")
         lines.append("")
-        lines.append("Each unknown is fitted by simulating the scenario over its range (\(c.options.gridPoints) values, then \(c.options.refinePoints) within the interval; \(c.options.replications) replications each; \(c.options.passes) passes; seed \(c.options.seed)), \(c.days) days a run. A value is in the 95 % interval when the log's statistic lies within the central 95 % of the simulated ones there.")
+        lines.append("Each unknown is fitted by simulating the scenario over its range (\(c.options.gridPoints) values, then \(c.options.refinePoints) within the interval; \(c.options.replications) replications each; \(c.options.passes) passes; seed \(c.options.seed)), \(DisplayText.counted(c.days, "day")) a run. A value is in the 95 % interval when the log's statistic lies within the central 95 % of the simulated ones there.")
         lines.append("")
         lines.append("| unknown | facts | meaning | estimate | 95 % interval | statistic | observed | status |")
         lines.append("|---|---|---|--:|---|---|--:|---|")

@@ -126,7 +126,7 @@ public struct ComparisonReport {
         if let widget = comparison.widget {
             out += "Ranked on widget `\(widget.label)`'s numbers alone (`--widget`): its reloads, withheld requests, views, staleness and provider calls, per day. *Within budget* is judged on its own withheld requests. The other widgets still ran, so shared effects (coalescing, the app's sessions) are in its numbers.\n\n"
         }
-        out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(comparison.days) days. Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
+        out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(DisplayText.counted(comparison.days, "day")). Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
         out += runs > 1 ? " ± the half-width of a 95 % confidence interval (Student's t).\n\n" : "; run with `--runs 2` or more for confidence intervals.\n\n"
         out += "## Verdict\n\n" + verdict() + "\n"
         out += "## Variants under \(primaryModel.rawValue)\n\n"

@@ -172,7 +172,7 @@ public struct SensitivityReport {
         if !s.description.isEmpty { out += "> \(DisplayText.singleLine(s.description))\n\n" }
         out += verdict() + "\n"
         out += "\(s.seeds.count) replications per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
-        out += "\(s.days) days; \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
+        out += "\(DisplayText.counted(s.days, "day")); \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
         out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(s.scenario) --runs \(s.seeds.count) --trajectories \(s.trajectories)`.\n\n"
 
         if let recommended = s.recommended {

@@ -66,7 +66,7 @@ public struct RunEstimate: Equatable, Sendable {
                 let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: setup.calendar(of: device))
                 if actions > scriptedActionsPerDevice {
                     scriptedActionsPerDevice = actions
-                    scriptSource = "devices[\(index)].script over \(setup.days) days"
+                    scriptSource = "devices[\(index)].script over \(DisplayText.counted(setup.days, "day"))"
                 }
                 if perDay > heaviest {
                     heaviest = perDay
@@ -89,7 +89,7 @@ public struct RunEstimate: Equatable, Sendable {
             let script = calendars.map { RunEstimate.scriptedActions(fleet.template, before: simulated.endTime, calendar: $0) }.max() ?? 0
             let moments = (simulated.fleet?.moments ?? []).filter { $0.share > 0 && $0.at < simulated.endTime }.count
             scriptedActionsPerDevice = script + Double(moments)
-            scriptSource = "fleet.device.script" + (moments > 0 ? " and fleet.moments (\(moments))" : "") + " over \(setup.days) days"
+            scriptSource = "fleet.device.script" + (moments > 0 ? " and fleet.moments (\(moments))" : "") + " over \(DisplayText.counted(setup.days, "day"))"
                 + (fleet.warmUpDays > 0 ? " and fleet.warmUpDays (\(fleet.warmUpDays))" : "")
         }
         sources.sort { $0.eventsPerDay > $1.eventsPerDay }

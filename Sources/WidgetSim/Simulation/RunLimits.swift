@@ -60,13 +60,13 @@ public struct RunLimits: Equatable, Sendable {
     /// Why `estimate` may not run as `command` ("simulate", "compare", "calibrate" or
     /// "fleet"), with the numbers and the field to change; nil when it may.
     public static func refusal(_ estimate: RunEstimate, command: String, threads: Int = 1) -> String? {
-        let size = "\(estimate.devices) device(s) × \(estimate.days) days"
+        let size = "\(DisplayText.counted(estimate.devices, "device")) × \(DisplayText.counted(estimate.days, "day"))"
         let actionLimit = maximumScriptedActionsPerDevice
         if estimate.scriptedActionsPerDevice > actionLimit {
             return "\(estimate.scriptSource) would give one device \(count(estimate.scriptedActionsPerDevice)) scripted actions (each \"daily\" entry once a day), more than the \(count(actionLimit)) one device may; use fewer script entries, or fewer days"
         }
         if estimate.eventsPerDevice > maximumEventsPerDevice {
-            return "one device would handle about \(count(estimate.eventsPerDevice)) events in \(estimate.days) days, more than the \(count(maximumEventsPerDevice)) one device may; most come from \(estimate.heaviestSource()); lower it, or the days"
+            return "one device would handle about \(count(estimate.eventsPerDevice)) events in \(DisplayText.counted(estimate.days, "day")), more than the \(count(maximumEventsPerDevice)) one device may; most come from \(estimate.heaviestSource()); lower it, or the days"
         }
         if command != "fleet" && estimate.events > maximumEventsPerRun {
             return "the run would handle about \(count(estimate.events)) events (\(size)), more than the \(count(maximumEventsPerRun)) one run may; lower the devices or days, or the largest source, \(estimate.heaviestSource())"

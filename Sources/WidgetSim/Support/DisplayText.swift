@@ -34,6 +34,12 @@ public enum DisplayText {
         singleLine(text).replacing("|", with: "\\|")
     }
 
+    /// A count with its noun, singular for one: "1 day", "3 days". `plural`
+    /// defaults to the noun plus "s".
+    public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true

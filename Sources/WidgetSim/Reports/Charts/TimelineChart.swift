@@ -26,7 +26,7 @@ struct TimelineChart {
         var svg = SVGCanvas(width: 760, height: Int(budgetBottom + 58))
         svg.text(left, 20, title, size: 13, bold: true)
         if dayCount > shownDays {
-            svg.text(right, 20, "first \(shownDays) of \(dayCount) days", anchor: .end, fill: SVGCanvas.Palette.grey)
+            svg.text(right, 20, "first \(shownDays) of \(DisplayText.counted(dayCount, "day"))", anchor: .end, fill: SVGCanvas.Palette.grey)
         }
 
         // Day rows: x is the local hour.
