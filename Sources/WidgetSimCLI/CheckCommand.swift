@@ -140,8 +140,14 @@ struct CheckCommand: Command {
                 return
             }
             var isDirectory: ObjCBool = false
-            guard let directory, FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard let directory, FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
                 throw CommandError("\(directory ?? ""): no such report directory", code: .noInput)
+            }
+            guard isDirectory.boolValue else {
+                // A file where a directory was meant: most often a report's own reloads.csv.
+                throw CommandError(
+                    "\(directory): not a directory; give the report directory (the one 'widgetsim simulate --out' wrote), or check one reloads log with --reloads \(directory)",
+                    code: .usage)
             }
             let summary = try ReportChecker.checkDirectory(directory, rules: rules, bytes: read)
             console.out("\(directory): every rule holds: \(summary.reloads) reloads, \(summary.views) views, \(summary.dailyRows) daily rows \(describe(summary.rules))")
