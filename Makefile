@@ -8,11 +8,11 @@
 #   make bench [BENCH_BASELINE=rev|none] [BENCH_INSTRUCTIONS=0] [BENCH_ARGS=--quick]
 #                                                     measure speed and memory, and this build against a baseline commit (not part of make test)
 #   make bench-inputs                                 only how check and validate grow with their input's size
-#   make fuzz [SEEDS=100000 | SEED=n]                 random scenarios must run, pass check and repeat
+#   make fuzz [SEEDS=10000 | SEED=n]                  random scenarios must run, pass check and repeat
 #   make chaos [INTERRUPTIONS=1000] [SEED=n]          interrupt release runs with SIGINT/TERM/KILL at random instants: the report
 #                                                     directory must be the old or the new one, nothing left (not part of make test);
 #                                                     ONLY=i [DURATION=s] replays one iteration, CHAOS_ARGS passes other options
-#   make mutate [MUTANTS=100000] [SEED=n] [MASTER=s]  mutated inputs must get a clean exit from the release
+#   make mutate [MUTANTS=1000] [SEED=n] [MASTER=s]    mutated inputs must get a clean exit from the release
 #                                                     binary (not part of make test; SEED=n reruns mutant n alone;
 #                                                     MUTATE_ARGS="--timeout 10 --memory-limit 1GiB --jobs 2")
 #   make calibrate-sweep [CASES=40]                    calibrate many simulated phones with hidden values: how often the

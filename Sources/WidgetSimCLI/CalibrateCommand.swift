@@ -10,7 +10,7 @@ struct CalibrateCommand: Command {
         OptionSpec(name: "device", short: nil, valueName: "id", help: "The scenario's device that is the phone (default: its first)."),
         OptionSpec(name: "replications", short: "n", valueName: "n", help: "Simulated logs per value tried (4...200, default 16)."),
         OptionSpec(name: "grid", short: nil, valueName: "n", help: "Values tried over each unknown's range (3...50, default 9), before 5 more within the interval."),
-        OptionSpec(name: "only", short: nil, valueName: "fields", help: "Fit only these unknowns, comma-separated (default: all; see below)."),
+        OptionSpec(name: "only", short: nil, valueName: "fields", help: "Fit only these unknowns, comma-separated (default: all; the unknowns are listed above)."),
         ScenarioOptions.seed,
         ScenarioOptions.threads,
         OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>-calibrated)."),
@@ -30,7 +30,7 @@ struct CalibrateCommand: Command {
             parameters.json holds only the identified ones: pass it to simulate,
             compare or sensitivity with --parameters. The log should start when the
             widget was added (the learning days, F11, are left out of the daily
-            count). Exits 65 for a bad log, naming its line and column.
+            count). Exits 65 for a bad log, naming its line and field.
 
             THE UNKNOWNS:
 
@@ -38,7 +38,7 @@ struct CalibrateCommand: Command {
         let width = (CalibrationKnob.all.map(\.field.count).max() ?? 0) + 2
         for knob in CalibrationKnob.all {
             text += "  " + knob.field.padded(to: width) + "\(knob.format(knob.low)) to \(knob.format(knob.high)) (\(knob.facts)): \(knob.meaning)\n"
-            text += "  " + "".padded(to: width) + "from the \(knob.statistic.label); needs \(knob.needs)\n"
+            text += "  " + "".padded(to: width) + "statistic: \(knob.statistic.label); needs \(knob.needs)\n"
         }
         return text
     }
@@ -130,7 +130,7 @@ struct CalibrateCommand: Command {
             case .identified:
                 let interval = estimate.interval.map { " (95 % interval \(estimate.knob.format($0.lowerBound)) – \(estimate.knob.format($0.upperBound)))" } ?? ""
                 console.out("  \(estimate.knob.field): \(value)\(interval)")
-            case .notIdentifiable: console.out("  \(estimate.knob.field): not identifiable from this log (needs \(estimate.knob.needs))")
+            case .notIdentifiable: console.out("  \(estimate.knob.field): not identifiable from this log; it needs \(estimate.knob.needs)")
             case .noData: console.out("  \(estimate.knob.field): no data in this log")
             case .outsideRange: console.out("  \(estimate.knob.field): outside its range; the nearest value \(value) fits worst least")
             }
@@ -138,7 +138,7 @@ struct CalibrateCommand: Command {
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }
 
-    /// A device log, or an error naming its line and column (65), or why it cannot be read (66).
+    /// A device log, or an error naming its line and field (65), or why it cannot be read (66).
     static func readLog(_ path: String) throws(CommandError) -> DeviceLog {
         let bytes: [UInt8]
         do {

@@ -101,7 +101,11 @@ struct CheckCommand: Command {
         do {
             return try ReportRules.parse(text, file: path)
         } catch {
-            throw CommandError(error.description, code: .dataError)
+            // The other kind of parameters file: the JSON that calibrate writes.
+            let hint = text.drop(while: \.isWhitespace).hasPrefix("{")
+                ? "; check's --parameters takes a report's parameters.csv (the JSON parameters file that 'widgetsim calibrate' writes goes to simulate, compare and sensitivity)"
+                : ""
+            throw CommandError(error.description + hint, code: .dataError)
         }
     }
 
@@ -177,7 +181,7 @@ extension CheckCommand {
         var spacing = SchedulerParameters().minimumSpacing
         if let override = overrides.first(where: { $0.row == "minimum_spacing_seconds" }), let seconds = Int(override.text) { spacing = seconds }
         let days = FixedDecimal.format(Double(analysis.observedSeconds) / Double(Seconds.day), decimals: 1)
-        console.out("\(path): \(DisplayText.counted(analysis.lineCount, "line")), \(DisplayText.counted(analysis.widgets.count, "widget")), \(days) days observed; \(analysis.offGaps) silence(s) over 16h, \(analysis.clockJumps) clock jump(s) back, \(analysis.offsetChanges) time-zone change(s)")
+        console.out("\(path): \(DisplayText.counted(analysis.lineCount, "line")), \(DisplayText.counted(analysis.widgets.count, "widget")), \(days) days observed; \(DisplayText.counted(analysis.offGaps, "silence")) over 16h, \(DisplayText.counted(analysis.clockJumps, "clock jump")) back, \(DisplayText.counted(analysis.offsetChanges, "time-zone change"))")
         var closest: (widget: String, gap: Int, line: Int)?
         for widget in analysis.widgets {
             let gaps = widget.gaps

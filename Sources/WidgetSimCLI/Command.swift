@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// One subcommand: its options as properties, parsed and validated in `init`,
@@ -106,6 +107,22 @@ struct ScenarioReference {
         do {
             return try ScenarioLoader.loadDocument(path: path, catalog: catalog, parameters: file)
         } catch {
+            var isDirectory: ObjCBool = false
+            if case .fileNotFound = error, !argument.contains("/"), !argument.hasSuffix(".json"),
+               FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                // A directory named where a scenario goes ("Scenarios"): a
+                // bare word is a name, but this one is plainly meant as a path.
+                throw CommandError(
+                    "\(argument): it is a directory, not a scenario; give a scenario's name (as in 'weather', looked up in \(directory)/) or the path of its .json file",
+                    code: .noInput)
+            }
+            if case .fileNotFound(let file, nil) = error, argument.hasSuffix(".json"), !argument.contains("/"),
+               FileManager.default.fileExists(atPath: "\(directory)/\(argument)") {
+                // "weather.json" is a path, so it is looked for here; the scenario is in the scenario directory.
+                throw CommandError(
+                    "\(file): no such scenario file; did you mean '\(directory)/\(argument)', or the name '\(argument.dropLast(5))'?",
+                    code: .noInput)
+            }
             if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.
                 let names = ScenarioLoader.scenarioNames(in: directory)

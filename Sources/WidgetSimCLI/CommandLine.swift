@@ -61,7 +61,8 @@ public enum WidgetSimCommandLine {
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if first == "help", arguments.count > 1, arguments[1] != "help" {
+            // "help help" and "help --help" ask about help itself: the overview says it all.
+            if first == "help", arguments.count > 1, !["help", "--help", "-h"].contains(arguments[1]) {
                 guard let command = commands.first(where: { $0.name == arguments[1] }) else {
                     return fail(.usage("unknown command '\(arguments[1])'" + commandHint(arguments[1])), console: console, usage: nil)
                 }

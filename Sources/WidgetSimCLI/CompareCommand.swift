@@ -4,7 +4,7 @@ import WidgetSim
 struct CompareCommand: Command {
     static let name = "compare"
     static let abstract = "Run a scenario's base and variants on the same seeds and rank them."
-    static let arguments = "<scenario> [--widget <id>] [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--out <dir>]"
+    static let arguments = "<scenario> [--widget <id>] [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--threads <n>] [--seed <n>] [--days <n>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per variant and budget model (1...1000, default 10)."),
         OptionSpec(name: "budget-models", short: nil, valueName: "list",
@@ -24,7 +24,8 @@ struct CompareCommand: Command {
     ]
     static let discussion = """
         Writes comparison.csv, comparison.md and comparison.svg. The scenario's
-        "variants" list the alternatives; the base scenario is compared as "base".
+        "variants" list the alternatives; the base scenario is compared under its
+        "baseName" ("base" unless the scenario names it).
         Replication r of every variant uses the same seed, so differences come
         from the policies, not from luck.
 

@@ -20,8 +20,8 @@ struct SimulateCommand: Command {
     ]
     static let discussion = """
         <scenario> is a name looked up as Scenarios/<name>.json, or a path to a
-        scenario file. The reports (reloads.csv, views.csv, daily.csv, summary.md
-        and its SVG charts) are written to a temporary directory and moved into
+        scenario file. The reports (reloads.csv, views.csv, daily.csv, parameters.csv,
+        summary.md and its SVG charts) are written to a temporary directory and moved into
         place only when all are complete, so a failed run leaves the previous
         reports as they were. --device-log writes one phone's log: a line per
         provider call that returned a timeline, per app foreground and per
@@ -29,7 +29,8 @@ struct SimulateCommand: Command {
         `widgetsim calibrate` and `widgetsim check --device-log` read it.
         --variant <name> runs one of the scenario's variants (the one compare
         recommends, say) and writes its full reports, so its day can be read
-        row by row; the scenario's base name runs the base.
+        row by row; the scenario's "baseName" ("base" unless it names one) runs
+        the base.
         """
 
     var scenario: ScenarioReference

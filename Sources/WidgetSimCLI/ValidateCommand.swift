@@ -4,7 +4,7 @@ import WidgetSim
 struct ValidateCommand: Command {
     static let name = "validate"
     static let abstract = "Check a scenario file and describe it, without running it."
-    static let arguments = "<scenario>..."
+    static let arguments = "<scenario>... [--scenarios <dir>]"
     static let options = [ScenarioOptions.scenarios]
     static let discussion = "Exits 0 if every file is valid, 65 at the first invalid one (66 if a file is missing)."
 
@@ -31,11 +31,11 @@ struct ValidateCommand: Command {
             if let fleet = setup.fleet {
                 let sets = fleet.variation.widgetSets.count
                 let setsText = sets > 0 ? " (\(sets) widget set\(sets == 1 ? "" : "s"), \(FixedDecimal.format(fleet.meanWidgetsPerDevice, decimals: 1)) widgets a device on average)" : ""
-                population = "a fleet of \(DisplayText.counted(fleet.deviceCount, "device")), each from a template of \(fleet.template.widgets.count) widget(s)\(setsText)"
+                population = "a fleet of \(DisplayText.counted(fleet.deviceCount, "device")), each from a template of \(DisplayText.counted(fleet.template.widgets.count, "widget"))\(setsText)"
                 listed = [("fleet.device", fleet.template)]
             } else {
                 let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
-                population = "\(setup.devices.count) device(s), \(widgets) widget(s)"
+                population = "\(DisplayText.counted(setup.devices.count, "device")), \(DisplayText.counted(widgets, "widget"))"
                 listed = setup.devices.map { ($0.id, $0) }
             }
             console.out("\(scenario.path): valid: '\(setup.name)', \(DisplayText.counted(setup.days, "day")), \(population), budget model \(setup.scheduler.budgetModel.rawValue)")

@@ -139,6 +139,28 @@ struct CalibrationTests {
         #expect(file.parameters.dailyBudgetMin == calibration.fitted.dailyBudgetMin)
         for field in ["pacingWindow", "schedulingDelay", "foregroundReloadDelay"] { #expect(!text.contains(field)) }
     }
+
+    /// Every duration a parameters file holds has its unit, so reading the
+    /// file back draws no "a bare number is seconds" warning.
+    @Test func aParametersFileWritesDurationsWithTheirUnits() throws {
+        var parameters = SchedulerParameters()
+        parameters.schedulingDelay = .logNormal(median: 149.1, p95: 2_236.5)
+        parameters.singleEntryAtEndDelay = .exponential(mean: 600)
+        parameters.foregroundReloadDelay = .uniform(min: 2, max: 27)
+        parameters.pushDeliveryDelay = .fixed(90)
+        let fields = ["schedulingDelay", "singleEntryAtEndDelay", "foregroundReloadDelay", "pushDeliveryDelay", "minimumSpacing"]
+        let text = ParametersFile.render(parameters, fields: fields, description: "test")
+        #expect(text.contains(#""median": "149.1s", "p95": "2236.5s""#), "\(text)")
+        let file = try ParametersFile.decode(Array(text.utf8), file: "parameters.json")
+        #expect(file.parameters == parameters)
+        let scenario = try ScenarioLoader.decodeDocument(
+            Array(ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd"}"#).utf8), file: "w.json", catalog: .builtIn, parameters: file)
+        #expect(scenario.warnings.isEmpty, "\(scenario.warnings)")
+        // Nothing identified: an empty scheduler block, written as such, that loads.
+        let empty = ParametersFile.render(parameters, fields: [], description: "nothing identified")
+        #expect(empty.contains(#""scheduler": {}"#), "\(empty)")
+        #expect(try ParametersFile.decode(Array(empty.utf8), file: "parameters.json").parameters == SchedulerParameters())
+    }
 }
 
 /// The device log format: what a phone can record, read strictly.

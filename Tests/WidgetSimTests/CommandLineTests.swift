@@ -67,6 +67,38 @@ struct CommandLineTests {
         #expect(DisplayText.counted(1, "entry", plural: "entries") == "1 entry")
     }
 
+    /// The command a sensitivity report gives to reproduce it writes the same report.
+    @Test func aSensitivityReportsReproduceCommandReproducesIt() throws {
+        let first = Paths.temporaryDirectory("sensitivity-first")
+        let second = Paths.temporaryDirectory("sensitivity-second")
+        defer {
+            try? FileManager.default.removeItem(at: first)
+            try? FileManager.default.removeItem(at: second)
+        }
+        let ran = try Self.widgetsim(["sensitivity", "weather", "--runs", "1", "--trajectories", "0", "--seed", "5", "--days", "1", "--out", first.path, "-q"])
+        #expect(ran.status == 0, "\(ran.errors)")
+        let report = try String(contentsOf: first.appendingPathComponent("sensitivity.md"), encoding: .utf8)
+        let marker = "Reproduce with `widgetsim "
+        let start = try #require(report.range(of: marker)).upperBound
+        let end = try #require(report[start...].firstIndex(of: "`"))
+        let arguments = report[start..<end].split(separator: " ").map(String.init)
+        #expect(arguments.contains("--seed") && arguments.contains("--days"), "\(arguments)")
+        let again = try Self.widgetsim(arguments + ["--out", second.path, "-q"])
+        #expect(again.status == 0, "\(again.errors)")
+        let reproduced = try String(contentsOf: second.appendingPathComponent("sensitivity.md"), encoding: .utf8)
+        #expect(reproduced == report)
+    }
+
+    /// An output path that cannot be written is named as given, never by the
+    /// scratch paths beside it. /proc refuses new files even to root.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self")))
+    func anUnwritableOutputIsNamedAsGiven() throws {
+        let result = try Self.widgetsim(["simulate", "weather", "--days", "1", "--out", "/proc/widgetsim-reports"])
+        #expect(result.status == 73)
+        #expect(result.errors.hasPrefix("error: /proc/widgetsim-reports: cannot create the report directory: "), "\(result.errors)")
+        #expect(!result.errors.contains(".widgetsim-run-"), "\(result.errors)")
+    }
+
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
         let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
         #expect(result.status == 64)
@@ -121,7 +153,7 @@ struct CommandLineTests {
     @Test func validateDescribesAFleetByItsTemplate() throws {
         let result = try Self.widgetsim(["validate", "fleet-news"])
         #expect(result.status == 0)
-        #expect(result.output.contains("valid: 'fleet-news', 3 days, a fleet of 400 devices, each from a template of 1 widget(s)"))
+        #expect(result.output.contains("valid: 'fleet-news', 3 days, a fleet of 400 devices, each from a template of 1 widget"))
         #expect(result.output.contains("  fleet.device/headlines: com.example.news.headlines, systemLarge, after(30m)"))
         #expect(!result.output.contains("0 device(s)"))
     }
@@ -178,10 +210,11 @@ struct CommandLineTests {
         #expect(merged.status == 0, "\(merged.errors)")
     }
 
-    @Test func helpOnHelpIsTheOverview() throws {
-        let result = try Self.widgetsim(["help", "help"])
+    @Test(arguments: ["help", "--help", "-h"])
+    func helpOnHelpIsTheOverview(asked: String) throws {
+        let result = try Self.widgetsim(["help", asked])
         #expect(result.status == 0)
-        #expect(result.output.contains("help") && result.errors.isEmpty)
+        #expect(result.output.contains("help") && result.errors.isEmpty, "\(result.errors)")
     }
 
     /// --days shorter than the fleet's moments: a warning, and a report without them.

@@ -78,6 +78,14 @@ struct PerWidgetComparisonTests {
         #expect(perWidget.contains { $0.hasPrefix("paced,phone,b,fast-b,2,1,1,") })
     }
 
+    /// `device/id` names a widget on a scenario of one device too, where the
+    /// label is the bare id: the README gives that form for any scenario.
+    @Test func deviceSlashIDNamesAWidgetOnASingleDevice() {
+        let widgets = [Comparison.WidgetReference(device: "phone", id: "a", label: "a")]
+        #expect(Comparison.widget(named: "phone/a", among: widgets)?.id == "a")
+        #expect(Comparison.widget(named: "tablet/a", among: widgets) == nil)
+    }
+
     @Test func aWidgetOnSeveralDevicesIsNamedDeviceSlashID() throws {
         let setup = try ScenarioLoader.decode("""
             { "name": "pair", "devices": [

@@ -52,6 +52,18 @@ struct ScenarioWarningTests {
         #expect(try Self.warnings(ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd", "jitter": 0}"#)).isEmpty)
     }
 
+    /// A value merged in from a parameters file is that file's: its warning
+    /// names the file, with the value's line and column there.
+    @Test func aWarningAboutAParametersFilesValueNamesThatFile() throws {
+        let parameters = try ParametersFile.decode(Array("{\n  \"scheduler\": { \"minimumSpacing\": 300 }\n}\n".utf8), file: "p.json")
+        let text = ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "atEnd", "entrySpacing": 900}"#)
+        let document = try ScenarioLoader.decodeDocument(Array(text.utf8), file: "w.json", catalog: .builtIn, parameters: parameters)
+        #expect(document.warnings.map(\.description) == [
+            "p.json:2:36: field 'scheduler.minimumSpacing': a bare number is seconds: 300 means 5m; write \"5m\" to say so",
+            "w.json:7:70: field 'devices[0].widgets[0].provider.entrySpacing': a bare number is seconds: 900 means 15m; write \"15m\" to say so",
+        ])
+    }
+
     @Test func aVariantsWarningNamesTheVariantAndTheBasesAreNotRepeated() throws {
         let text = """
             {

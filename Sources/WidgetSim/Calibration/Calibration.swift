@@ -33,7 +33,7 @@ public struct CalibrationKnob: Sendable {
         CalibrationKnob(
             field: "foregroundReloadDelay", statistic: .appReloadDelay, facts: "F17, F18",
             meaning: "mean delay from the app's WidgetCenter call to the reload (uniform, 0.14× to 1.86× the mean)",
-            needs: "the app calls WidgetCenter while it is in the foreground",
+            needs: "an app that calls WidgetCenter while it is in the foreground",
             low: 1, high: 120, geometric: true,
             set: { parameters, mean in
                 let low = Int((mean * 2 / 14.5).rounded())
@@ -44,7 +44,7 @@ public struct CalibrationKnob: Sendable {
         CalibrationKnob(
             field: "minimumSpacing", statistic: .smallestGap, facts: "F13",
             meaning: "least time between budgeted reloads of a widget",
-            needs: "the widget asks for reloads closer than the spacing, with budget to spare (a short `after`, or reloads back to back after a quiet spell)",
+            needs: "a widget that asks for reloads closer than the spacing, with budget to spare: a short `after`, or reloads back to back after a quiet spell",
             low: 60, high: 30 * 60, geometric: true,
             set: { $0.minimumSpacing = Int($1.rounded()) },
             get: { Double($0.minimumSpacing) },
@@ -52,7 +52,7 @@ public struct CalibrationKnob: Sendable {
         CalibrationKnob(
             field: "pacingWindow", statistic: .medianGap, facts: "F8, F10",
             meaning: "the span of the day the budget is paced over",
-            needs: "the widget asks for more reloads than the budget allows (the `paced` model)",
+            needs: "a widget that asks for more reloads than the budget allows, under the `paced` model",
             low: 6 * 3_600, high: 24 * 3_600, geometric: false,
             set: { $0.pacingWindow = Int($1.rounded()) },
             get: { Double($0.pacingWindow) },
@@ -60,7 +60,7 @@ public struct CalibrationKnob: Sendable {
         CalibrationKnob(
             field: "dailyBudget", statistic: .callsPerDay, facts: "F7, F8, F9",
             meaning: "this widget's base daily limit (before the engagement and learning factors)",
-            needs: "the widget asks for more reloads than the budget allows, for at least a day after the learning days",
+            needs: "a widget that asks for more reloads than the budget allows, for at least a day after the learning days",
             low: 10, high: 150, geometric: true,
             set: { parameters, value in
                 let limit = Int(value.rounded())

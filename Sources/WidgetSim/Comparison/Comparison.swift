@@ -137,10 +137,11 @@ public struct Comparison: Sendable {
     }
 
     /// The widget `name` names among `widgets`: its label (`id`, or
-    /// `device/id` with several devices), or its bare id when only one
-    /// device has a widget of that id.
+    /// `device/id` with several devices), its `device/id` whatever the
+    /// number of devices, or its bare id when only one device has a widget
+    /// of that id.
     public static func widget(named name: String, among widgets: [WidgetReference]) -> WidgetReference? {
-        if let exact = widgets.first(where: { $0.label == name }) { return exact }
+        if let exact = widgets.first(where: { $0.label == name || "\($0.device)/\($0.id)" == name }) { return exact }
         let sameID = widgets.filter { $0.id == name }
         return sameID.count == 1 ? sameID[0] : nil
     }

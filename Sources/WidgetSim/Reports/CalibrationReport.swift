@@ -58,7 +58,7 @@ public struct CalibrationReport {
         lines.append("## The log")
         lines.append("")
         let days = FixedDecimal.format(Double(a.observedSeconds) / Double(Seconds.day), decimals: 1)
-        lines.append("Device `\(DisplayText.markdownCell(c.device))`: \(a.lineCount) lines, \(a.widgets.count) widget(s), \(days) days observed; \(a.offGaps) silence(s) longer than \(DurationText.format(Double(c.options.analysis.offGap))) (phone off), \(a.clockJumps) clock jump(s) back, \(a.offsetChanges) time-zone change(s).")
+        lines.append("Device `\(DisplayText.markdownCell(c.device))`: \(DisplayText.counted(a.lineCount, "line")), \(DisplayText.counted(a.widgets.count, "widget")), \(days) days observed; \(DisplayText.counted(a.offGaps, "silence")) longer than \(DurationText.format(Double(c.options.analysis.offGap))) (phone off), \(DisplayText.counted(a.clockJumps, "clock jump")) back, \(DisplayText.counted(a.offsetChanges, "time-zone change")).")
         lines.append("")
         lines.append("| widget | calls | the app's | WidgetKit's own | most own in 24 h | smallest own gap |")
         lines.append("|---|--:|--:|--:|--:|--:|")

@@ -121,7 +121,7 @@ public struct FleetReport {
         var out = "# widgetsim fleet: \(result.scenario)\n\n"
         if !result.description.isEmpty { out += "> \(DisplayText.singleLine(result.description))\n\n" }
         let base = result.variants.first?.aggregate
-        out += "\(DisplayText.counted(result.deviceCount, "device")) × \(DisplayText.counted(result.days, "day")) (\(base?.widgetDays ?? 0) widget-days) per variant, seed \(result.seed), "
+        out += "\(DisplayText.counted(result.deviceCount, "device")) × \(DisplayText.counted(result.days, "day")) (\(DisplayText.counted(base?.widgetDays ?? 0, "widget-day"))) per variant, seed \(result.seed), "
         out += "measured from \(calendar.iso8601(0)) after \(result.warmUpDays == 1 ? "1 warm-up day that is" : "\(result.warmUpDays) warm-up days that are") simulated but not counted. "
         out += "Every variant ran on the same devices with the same profiles and random streams, so differences come from the policies.\n\n"
         out += "## Server load\n\n"

@@ -240,6 +240,9 @@ public enum ReportDirectory {
     /// that says they are a widgetsim run's (with its process id in the name).
     struct Scratch {
         static let markerInfix = ".widgetsim-run-"
+        /// The path the run writes, which errors name: the scratch paths are
+        /// the tool's own business.
+        let destination: URL
         let marker: URL
         let temporary: URL
         let retired: URL
@@ -248,6 +251,7 @@ public enum ReportDirectory {
             let parent = destination.deletingLastPathComponent()
             let name = destination.lastPathComponent
             let token = "\(getpid())-\(InterruptionGuard.shared.nextToken())"
+            self.destination = destination
             marker = parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(token)")
             temporary = parent.appendingPathComponent(".\(name).tmp-\(token)")
             retired = parent.appendingPathComponent(".\(name).old-\(token)")
@@ -260,13 +264,13 @@ public enum ReportDirectory {
                 // The marker goes last in the list: it is removed after the paths it vouches for.
                 for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
                 if let failure = ReportDirectory.writeFile(bytes: "widgetsim \(getpid())\n".utf8, to: marker.path) {
-                    throw .cannotCreate(path: marker.path, reason: failure)
+                    throw .cannotCreate(path: destination.path, reason: "\(failure) (writing in \(marker.deletingLastPathComponent().path))")
                 }
                 guard directory else { return }
                 do {
                     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
                 } catch {
-                    throw .cannotCreate(path: temporary.path, reason: reason(error))
+                    throw .cannotCreate(path: destination.path, reason: reason(error))
                 }
             }
         }

@@ -85,7 +85,7 @@ public struct SensitivityReport {
             let holds = walk.filter { $0.verdict == .holds }.count
             let tied = walk.filter { if case .ties = $0.verdict { return true } else { return false } }.count
             let flipped = walk.compactMap { point -> String? in if case .flips(let other) = point.verdict { return other } else { return nil } }
-            out += "**All unknowns at once** (Morris design: \(s.trajectories) walks, \(walk.count) points): it holds at \(holds), "
+            out += "**All unknowns at once** (Morris design: \(DisplayText.counted(s.trajectories, "walk")), \(walk.count) points): it holds at \(holds), "
             out += "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
             if flipped.isEmpty {
                 out += ".\n\n"
@@ -171,9 +171,9 @@ public struct SensitivityReport {
         var out = "# widgetsim sensitivity: \(s.scenario)\n\n"
         if !s.description.isEmpty { out += "> \(DisplayText.singleLine(s.description))\n\n" }
         out += verdict() + "\n"
-        out += "\(s.seeds.count) replications per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
+        out += "\(DisplayText.counted(s.seeds.count, "replication")) per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
         out += "\(DisplayText.counted(s.days, "day")); \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
-        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(s.scenario) --runs \(s.seeds.count) --trajectories \(s.trajectories)`.\n\n"
+        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(s.scenario) --runs \(s.seeds.count) --trajectories \(s.trajectories) --seed \(s.seeds.first ?? 0) --days \(s.days)`.\n\n"
 
         if let recommended = s.recommended {
             out += "## One unknown at a time\n\n"

@@ -34,6 +34,12 @@ public struct ParametersFile: Sendable {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
+            // The other kind of parameters file: a report's parameters.csv.
+            if bytes.starts(with: Array("parameter,".utf8)) {
+                throw .badContents(
+                    file: file,
+                    reason: "this is a report's parameters.csv; --parameters takes the JSON parameters file that 'widgetsim calibrate' writes ({\"scheduler\": {...}}), and 'widgetsim check --parameters' takes the CSV")
+            }
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
         let top = try ValueReader(node: root, path: "", file: file).object()
@@ -51,6 +57,24 @@ public struct ParametersFile: Sendable {
         return JSONNode(value: .object(members), position: root.position)
     }
 
+    /// `warning` as this file's own when it is about a value this file set:
+    /// merged into the scenario, the value keeps its line and column here,
+    /// but the scenario's decoder names the scenario.
+    func claiming(_ warning: ScenarioWarning) -> ScenarioWarning {
+        var components = warning.field.split(separator: ".", omittingEmptySubsequences: false)
+        guard components.first == "scheduler" else { return warning }
+        components.removeFirst()
+        var node = scheduler
+        for key in components {
+            guard case .object(let members) = node.value, let value = members.value(of: String(key)) else { return warning }
+            node = value
+        }
+        guard node.position == SourcePosition(line: warning.line, column: warning.column) else { return warning }
+        var claimed = warning
+        claimed.file = path
+        return claimed
+    }
+
     /// The text of a parameters file holding `parameters`' values of the
     /// fields named in `fields` (in the order of the scenario format).
     public static func render(_ parameters: SchedulerParameters, fields: [String], description: String) -> String {
@@ -59,6 +83,7 @@ public struct ParametersFile: Sendable {
             guard let value = SchedulerParameters.jsonValue(of: field, in: parameters) else { continue }
             lines.append("    \"\(field)\": \(value)")
         }
-        return "{\n  \"description\": \"\(JSONText.escaped(description))\",\n  \"scheduler\": {\n" + lines.joined(separator: ",\n") + "\n  }\n}\n"
+        let scheduler = lines.isEmpty ? "{}" : "{\n" + lines.joined(separator: ",\n") + "\n  }"
+        return "{\n  \"description\": \"\(JSONText.escaped(description))\",\n  \"scheduler\": \(scheduler)\n}\n"
     }
 }

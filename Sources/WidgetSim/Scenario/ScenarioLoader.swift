@@ -40,6 +40,7 @@ public enum ScenarioLoader {
             // Results depend on both files: partials of one may not merge with the other's.
             document.fingerprint = StreamSeed(document.fingerprint).derived(parameters.fingerprint).value
             document.parameters = parameters
+            document.warnings = document.warnings.map(parameters.claiming)
         }
         return document
     }

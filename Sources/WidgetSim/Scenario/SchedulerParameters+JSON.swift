@@ -40,13 +40,16 @@ extension SchedulerParameters {
     }
 
     static func distribution(_ distribution: DurationDistribution) -> String {
+        // Every duration with its unit, as a scenario writes it: a bare number
+        // would draw the "a bare number is seconds" warning when read back.
+        func duration(_ seconds: Double) -> String { "\"\(DurationText.format(seconds))\"" }
         switch distribution {
-        case .fixed(let value): return "\"\(DurationText.format(Double(value)))\""
+        case .fixed(let value): return duration(Double(value))
         case .uniform(let low, let high):
-            return "{ \"distribution\": \"uniform\", \"min\": \"\(DurationText.format(Double(low)))\", \"max\": \"\(DurationText.format(Double(high)))\" }"
-        case .exponential(let mean): return "{ \"distribution\": \"exponential\", \"mean\": \(DurationText.plain(mean)) }"
+            return "{ \"distribution\": \"uniform\", \"min\": \(duration(Double(low))), \"max\": \(duration(Double(high))) }"
+        case .exponential(let mean): return "{ \"distribution\": \"exponential\", \"mean\": \(duration(mean)) }"
         case .logNormal(let median, let p95):
-            return "{ \"distribution\": \"logNormal\", \"median\": \(DurationText.plain(median)), \"p95\": \(DurationText.plain(p95)) }"
+            return "{ \"distribution\": \"logNormal\", \"median\": \(duration(median)), \"p95\": \(duration(p95)) }"
         }
     }
 }
