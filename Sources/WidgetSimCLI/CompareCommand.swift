@@ -149,9 +149,9 @@ extension ScenarioDocument {
 }
 
 /// Writes reports, mapping failures to sysexits codes.
-func writeReports(_ files: [ReportFile], to directory: String) throws(CommandError) {
+func writeReports(_ files: [ReportFile], to directory: String, dropping isStale: (String) -> Bool = { _ in false }) throws(CommandError) {
     do {
-        try ReportDirectory.write(files, to: directory)
+        try ReportDirectory.write(files, to: directory, dropping: isStale)
     } catch {
         throw CommandError(error)
     }

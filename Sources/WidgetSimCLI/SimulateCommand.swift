@@ -101,7 +101,11 @@ struct SimulateCommand: Command {
             throw ScenarioReference.stopped(error)
         }
         let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
-        try writeReports(files, to: outputDirectory)
+        // An earlier run's trace, or timeline of a widget this run does not
+        // have, would sit beside this run's reports as if it were this run's.
+        try writeReports(files, to: outputDirectory) { name in
+            name == "trace.json" || (name.hasPrefix("timeline-") && name.hasSuffix(".svg"))
+        }
         if let logged, let log {
             do {
                 try ReportDirectory.writeFile(log.render(), to: logged.path)

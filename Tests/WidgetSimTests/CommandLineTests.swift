@@ -347,6 +347,23 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("trace.json").path))
     }
 
+    /// A run's reports never sit beside an earlier run's trace or timelines
+    /// as if they were its own; a file that is not a simulate report stays.
+    @Test func aRunWithoutTraceDropsAnEarlierRunsTraceAndKeepsOtherFiles() throws {
+        let out = Paths.temporaryDirectory("stale-trace")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let traced = try Self.widgetsim(["simulate", "weather", "--days", "1", "--trace", "--out", out.path, "-q"])
+        #expect(traced.status == 0, "\(traced.errors)")
+        for name in ["timeline-phone-removed.svg", "notes.txt"] {
+            try "earlier".write(to: out.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let plain = try Self.widgetsim(["simulate", "weather", "--days", "1", "--out", out.path, "-q"])
+        #expect(plain.status == 0, "\(plain.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!names.contains("trace.json") && !names.contains("timeline-phone-removed.svg"), "\(names)")
+        #expect(names.contains("notes.txt") && names.contains("timeline-phone-forecast.svg"), "\(names)")
+    }
+
     /// Shards run as parallel processes and merged give the unsharded report, byte for byte.
     @Test func shardsRunInParallelProcessesMergeIntoTheUnshardedReport() throws {
         let directory = Paths.temporaryDirectory("shards")

@@ -86,7 +86,12 @@ public enum ReportDirectory {
     }
 
     /// Writes `files` into `directory`, replacing the files of the same names.
-    public static func write(_ files: [ReportFile], to directory: String) throws(ReportWriteError) {
+    /// Other files there are kept, except those `isStale` names: reports of
+    /// the same kind that this run did not write (an earlier run's
+    /// `trace.json`), which would describe another run beside this one's.
+    public static func write(
+        _ files: [ReportFile], to directory: String, dropping isStale: (String) -> Bool = { _ in false }
+    ) throws(ReportWriteError) {
         let fileManager = FileManager.default
         let runGuard = InterruptionGuard.shared
         let target = try resolve(directory)
@@ -119,7 +124,7 @@ public enum ReportDirectory {
             // Keep what this run does not produce (a comparison, a user's notes).
             let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
             do {
-                for name in try fileManager.contentsOfDirectory(atPath: target.path).sorted() where !produced.contains(name) {
+                for name in try fileManager.contentsOfDirectory(atPath: target.path).sorted() where !produced.contains(name) && !isStale(name) {
                     try runGuard.critical { () throws(any Error) in
                         try fileManager.copyItem(at: target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
                     }
