@@ -99,6 +99,7 @@ struct CalibrateCommand: Command {
         // judged by the same limits as a compare replication on those days
         // (calibration keeps no report rows).
         let analysis = DeviceLogAnalysis(log, options: options.analysis)
+        try requireSamePhone(analysis, setup: setup, device: device, console: console)
         var simulated = setup
         simulated.days = Calibration.simulatedDays(analysis)
         let estimate = RunEstimate(simulated)
@@ -138,13 +139,34 @@ struct CalibrateCommand: Command {
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }
 
+    /// Refuses a log none of whose widgets is on the scenario's device: the
+    /// fit would describe some other phone, with confidence. Widgets of the
+    /// log that the device lacks are named in a warning: the log's statistics
+    /// pool every widget, the simulated logs' only the scenario's.
+    func requireSamePhone(_ analysis: DeviceLogAnalysis, setup: SimulationSetup, device: Int, console: Console) throws(CommandError) {
+        let phone = setup.devices[device]
+        let scenarioKeys = Set(phone.widgets.map(DeviceLog.widgetKey(of:)))
+        let missing = analysis.widgets.map(\.key).filter { !scenarioKeys.contains($0) }
+        guard !missing.isEmpty else { return }
+        let theirs = phone.widgets.map(DeviceLog.widgetKey(of:)).map { "'\(DisplayText.singleLine($0))'" }.joined(separator: ", ")
+        let named = missing.prefix(5).map { "'\(DisplayText.singleLine($0))'" }.joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
+        if missing.count == analysis.widgets.count {
+            throw CommandError(
+                "\(logPath): none of the log's widgets (\(named)) is on device '\(phone.id)' of \(scenario.path) (\(theirs)); give the scenario, and --device, that describe the phone the log comes from",
+                code: .dataError)
+        }
+        if !quiet {
+            console.err("warning: \(logPath): the log's widgets \(named) are not on device '\(phone.id)' of \(scenario.path); their calls count in the log's statistics but not in the simulated logs', which skews the fit: add them to the scenario")
+        }
+    }
+
     /// A device log, or an error naming its line and field (65), or why it cannot be read (66).
     static func readLog(_ path: String) throws(CommandError) -> DeviceLog {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.bytes(at: path, limit: DeviceLog.maximumFileBytes)
         } catch {
-            throw CommandError(error.description, code: .noInput)
+            throw CommandError(error.description, code: error.isDataError ? .dataError : .noInput)
         }
         do {
             return try DeviceLog.parse(bytes, file: path)

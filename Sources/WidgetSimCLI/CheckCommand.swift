@@ -21,9 +21,10 @@ struct CheckCommand: Command {
         budget, that budget_used_24h matches the rows, that views show timelines
         some call produced, and that daily totals add up. Exits 0 when every rule
         holds and 1 at the first violation, which it names with its file and line;
-        65 when a file is not in the report's format or a number is out of range,
-        66 when one is missing or unreadable. Files may be up to 1 GiB; times are
-        whole seconds up to 10,000,000,000. Options override --parameters, which
+        65 when a file is not in the report's format, a number is out of range,
+        or the file is too large (over 1 GiB, or more than about a third of the
+        memory the process may plan on); 66 when one is missing or unreadable.
+        Times are whole seconds up to 10,000,000,000. Options override --parameters, which
         overrides the report's own parameters.csv.
 
         With --device-log, only what a phone can record is audited: for each
@@ -111,11 +112,25 @@ struct CheckCommand: Command {
 
     /// A whole input file, or an error that says why it cannot be read.
     static func bytes(of path: String) throws(CommandError) -> [UInt8] {
+        if let refusal = memoryRefusal(path) { throw CommandError("\(path): \(refusal)", code: .dataError) }
         do {
             return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
         } catch {
-            throw CommandError(error.description, code: .noInput)
+            throw CommandError(error.description, code: error.isDataError ? .dataError : .noInput)
         }
+    }
+
+    /// Why a file is refused before it is read: checking it would take more
+    /// memory than the process may use (about three times its size: its
+    /// bytes, the fields of its rows, what is kept per widget-day), and an
+    /// allocation past the limit would abort the process instead of failing.
+    static func memoryRefusal(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let needed = 3 * Double(status.st_size)
+        guard needed > Double(RunLimits.memoryLimitBytes) else { return nil }
+        let gib = { (bytes: Double) in FixedDecimal.format(bytes / Double(1 << 30), decimals: 1) }
+        return "checking it would take about \(gib(needed)) GiB of memory, more than the \(gib(Double(RunLimits.memoryLimitBytes))) GiB this process may plan on (half the memory it may use, at most 8 GiB); check a shorter file"
     }
 
     static func text(of path: String) throws(CommandError) -> String {
@@ -124,11 +139,12 @@ struct CheckCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         func read(_ path: String) throws(CheckViolation) -> [UInt8]? {
+            if let refusal = CheckCommand.memoryRefusal(path) { throw CheckViolation(file: path, line: 0, kind: .badData, message: refusal) }
             do throws(InputFileError) {
                 return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
             } catch {
                 if case .missing = error { return nil }
-                throw CheckViolation(file: path, line: 0, kind: .missingFile, message: error.reason)
+                throw CheckViolation(file: path, line: 0, kind: error.isDataError ? .badData : .missingFile, message: error.reason)
             }
         }
         if let deviceLog {

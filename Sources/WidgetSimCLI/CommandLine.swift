@@ -34,7 +34,12 @@ public enum WidgetSimCommandLine {
     /// reads the process's arguments and exits with the command's code.
     public static func main(providers: [SwiftCatalog.Provider] = [], apps: [SwiftCatalog.App] = []) -> Never {
         Interruption.install()
-        let code = run(Array(CommandLine.arguments.dropFirst()), providers: providers, apps: apps, console: StandardConsole())
+        let console = StandardConsole()
+        var code = run(Array(CommandLine.arguments.dropFirst()), providers: providers, apps: apps, console: console)
+        if let failure = console.outputFailure, code == .success {
+            console.err("error: standard output: \(failure); what was printed is incomplete")
+            code = .ioError
+        }
         Interruption.exit(code.rawValue)
     }
 

@@ -169,7 +169,7 @@ func checkReportDestination(_ directory: String) throws(CommandError) {
 extension CommandError {
     init(_ error: ReportWriteError) {
         switch error {
-        case .cannotCreate, .notAReportDirectory: self.init(error.description, code: .cannotCreate)
+        case .cannotCreate, .cannotCreateFile, .notAReportDirectory: self.init(error.description, code: .cannotCreate)
         case .cannotWrite, .cannotReplace: self.init(error.description, code: .ioError)
         }
     }

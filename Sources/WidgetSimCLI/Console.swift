@@ -10,18 +10,28 @@ public protocol Console: AnyObject {
 
 /// The process's real standard output and error.
 ///
-/// Written with `write(2)`, retrying short writes and ignoring failures: a
-/// closed pipe (`widgetsim list | head -1`) loses the text, never the run.
+/// Written with `write(2)`, retrying short writes. A closed pipe
+/// (`widgetsim list | head -1`) loses the text, never the run. Any other
+/// failure to write standard output (a full disk: `> /dev/full`) is kept in
+/// `outputFailure`, and the run then exits 74: what it printed is its
+/// result, and the result was lost.
 public final class StandardConsole: Console {
+    /// Why writing standard output failed, other than a closed pipe; nil if it never did.
+    public private(set) var outputFailure: String?
+
     public init() {}
 
     /// Lines of text; control characters from a scenario (an escape sequence
     /// in a description, say) are shown, never sent to the terminal.
-    public func out(_ text: String) { StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 1) }
+    public func out(_ text: String) {
+        let failure = StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 1)
+        if let failure, failure != EPIPE, outputFailure == nil { outputFailure = String(cString: strerror(failure)) }
+    }
 
-    public func err(_ text: String) { StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 2) }
+    public func err(_ text: String) { _ = StandardConsole.write(DisplayText.visible(text, keepingNewlines: true) + "\n", to: 2) }
 
-    static func write(_ text: String, to descriptor: Int32) {
+    /// Writes `text` whole; returns the error number if a write failed.
+    static func write(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { buffer in
@@ -32,9 +42,10 @@ public final class StandardConsole: Console {
                 #endif
             }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else { return written < 0 ? errno : EIO }
             bytes = bytes.dropFirst(written)
         }
+        return nil
     }
 }
 

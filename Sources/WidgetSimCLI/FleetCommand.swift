@@ -158,7 +158,10 @@ struct MergeCommand: Command {
                 let part = try FleetPartialFile.parse(text, file: file)
                 if merged == nil { merged = part } else { try merged!.absorb(part) }
             } catch {
-                throw CommandError(error.description, code: .dataError)
+                // Which file could not join: the first one read sets the run.
+                let joining = merged == nil || { if case .malformed = error { return true } else { return false } }()
+                    ? "" : "\(file) does not join \(files[0]): "
+                throw CommandError(joining + error.description, code: .dataError)
             }
         }
         guard let merged else { throw CommandError("missing <partial> files", code: .usage) }

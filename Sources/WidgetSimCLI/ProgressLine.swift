@@ -43,7 +43,7 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Raw: the carriage return that rewrites the line is meant for the terminal.
     private func write(_ text: String) {
-        StandardConsole.write(text, to: 2)
+        _ = StandardConsole.write(text, to: 2)
     }
 }
 

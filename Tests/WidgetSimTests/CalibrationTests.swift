@@ -177,6 +177,13 @@ struct DeviceLogTests {
         #expect(read.render() == text)
     }
 
+    /// A run that starts at 1970-01-01T00:00 at +14:00 has devices at -12:00
+    /// whose clocks read 1969: their logs read back.
+    @Test func aLogOfClocksThatStillRead1969ReadsBack() {
+        #expect(OffsetTimestamp("1969-12-31T00:00:00-12:00") == OffsetTimestamp(epochSeconds: -12 * Seconds.hour, utcOffsetSeconds: -12 * Seconds.hour))
+        #expect(OffsetTimestamp("1968-12-31T23:59:59Z") == nil)
+    }
+
     @Test func timesAreInstantsSoATimeZoneChangeMovesNoGap() throws {
         let text = """
             \(Self.header)

@@ -48,6 +48,16 @@ struct CheckTests {
     }
 
     /// F13.
+    /// Each of a report's four files must be there: a report whose views or
+    /// daily totals are gone did not pass the rules on them.
+    @Test(arguments: ["reloads.csv", "views.csv", "daily.csv", "parameters.csv"])
+    func aReportMissingOneOfItsFilesIsCaught(file: String) throws {
+        var files = try Self.weatherReport()
+        files["r/" + file] = nil
+        let violation = try #require(Self.check(files))
+        #expect(violation.kind == .missingFile && violation.file == "r/" + file, "\(violation)")
+    }
+
     @Test func budgetedReloadsCloserThanTheSpacingAreCaught() throws {
         let files = try Self.weatherReport()
         let violation = Self.check(files, rules: ReportRules(minimumSpacing: 7_200))

@@ -99,6 +99,36 @@ struct CommandLineTests {
         #expect(!result.errors.contains(".widgetsim-run-"), "\(result.errors)")
     }
 
+    /// Standard output that cannot be written (a full disk) is a failed run,
+    /// exit 74; a closed pipe (`| head -1`) is not.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aListThatCannotBeWrittenExits74AndAClosedPipeIsNoFailure() throws {
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = ["list"]
+        process.currentDirectoryURL = Paths.packageRoot
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(message.hasPrefix("error: standard output: "), "\(message)")
+
+        let closed = Process()
+        closed.executableURL = Paths.binary
+        closed.arguments = ["list"]
+        closed.currentDirectoryURL = Paths.packageRoot
+        let pipe = Pipe()
+        closed.standardOutput = pipe
+        closed.standardError = Pipe()
+        try pipe.fileHandleForReading.close()
+        try closed.run()
+        closed.waitUntilExit()
+        #expect(closed.terminationStatus == 0)
+    }
+
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
         let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
         #expect(result.status == 64)

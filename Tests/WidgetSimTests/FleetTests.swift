@@ -103,6 +103,12 @@ struct FleetTests {
         var foreign = second
         foreign.seed += 1
         #expect(throws: FleetMergeError.self) { try FleetResult.merge([first, foreign]) }
+        // The refusal says what differs, and only that.
+        #expect(first.differences(from: foreign) == ["seed \(first.seed) and \(first.seed + 1)"])
+        var edited = second
+        edited.fingerprint &+= 1
+        #expect(first.differences(from: edited) == ["the scenario file (or the --parameters file) changed between them"])
+        #expect(first.differences(from: second).isEmpty)
         #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse("not a partial", file: "x") }
     }
 

@@ -87,6 +87,86 @@ struct ReportDirectoryTests {
         #expect(try Self.hidden(in: directory) == [])
     }
 
+    /// What a run does not write is carried over by hard links, never read:
+    /// a named pipe would block a copy for ever (and with it every signal),
+    /// a sparse file would be copied at its full size. Each keeps its inode.
+    @Test func carriedOverEntriesAreLinkedNotCopied() throws {
+        let directory = Paths.temporaryDirectory("carry")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        try "old\n".write(to: out.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
+        try "mine\n".write(to: out.appendingPathComponent("notes/today.txt"), atomically: true, encoding: .utf8)
+        let sparse = out.appendingPathComponent("big.bin")
+        #expect(FileManager.default.createFile(atPath: sparse.path, contents: nil))
+        #expect(truncate(sparse.path, 1 << 34) == 0)
+        #expect(mkfifo(out.appendingPathComponent("pipe").path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("link").path, withDestinationPath: "notes/today.txt")
+        #expect(chmod(out.path, 0o750) == 0)
+        var before = stat()
+        #expect(lstat(sparse.path, &before) == 0)
+
+        // Bounded: should the pipe ever be opened again, a writer unblocks it and the test fails.
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = OutcomeBox()
+        Thread.detachNewThread {
+            do { try ReportDirectory.write(Self.files, to: out.path) } catch { outcome.error = error }
+            finished.signal()
+        }
+        if finished.wait(timeout: .now() + 60) == .timedOut {
+            Issue.record("writing blocked on the named pipe")
+            let unblock = open(out.appendingPathComponent("pipe").path, O_WRONLY | O_NONBLOCK)
+            if unblock >= 0 { close(unblock) }
+            finished.wait()
+        }
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        var after = stat()
+        #expect(lstat(sparse.path, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_size == 1 << 34)
+        var pipe = stat()
+        #expect(lstat(out.appendingPathComponent("pipe").path, &pipe) == 0 && pipe.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: out.appendingPathComponent("link").path) == "notes/today.txt")
+        #expect(try String(contentsOf: out.appendingPathComponent("notes/today.txt"), encoding: .utf8) == "mine\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8) == "new\n")
+        var mode = stat()
+        #expect(stat(out.path, &mode) == 0 && mode.st_mode & 0o7777 == 0o750)
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
+    final class OutcomeBox: @unchecked Sendable {
+        var error: Error?
+    }
+
+    /// A single output file never replaces a device or a pipe (as root,
+    /// `--device-log /dev/null` once replaced /dev/null); a link is followed.
+    @Test func aFileDestinationThatIsNotAFileIsRefusedAndALinkIsFollowed() throws {
+        let directory = Paths.temporaryDirectory("file-destination")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pipe = directory.appendingPathComponent("pipe")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        #expect(throws: ReportWriteError.cannotCreateFile(
+            path: pipe.path, reason: "it is a named pipe (FIFO), not a regular file; give the path of a file")) {
+            try ReportDirectory.writeFile("x", to: pipe.path)
+        }
+        var status = stat()
+        #expect(lstat(pipe.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        let target = directory.appendingPathComponent("target.txt")
+        let link = directory.appendingPathComponent("link.txt")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        try ReportDirectory.writeFile("through the link\n", to: link.path)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "through the link\n")
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
+    /// The current directory, or one holding it, is never replaced: the
+    /// shell would be left in a deleted directory.
+    @Test func theCurrentDirectoryAndItsAncestorsAreRefused() throws {
+        for path in [".", "..", FileManager.default.currentDirectoryPath] {
+            #expect(throws: ReportWriteError.self, "\(path)") { try ReportDirectory.checkDestination(path) }
+        }
+    }
+
     @Test func aPartialFileIsWrittenWholeAndLeavesNothingBeside() throws {
         let directory = Paths.temporaryDirectory("partial")
         defer { try? FileManager.default.removeItem(at: directory) }

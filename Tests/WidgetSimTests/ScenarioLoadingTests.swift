@@ -22,6 +22,49 @@ struct ScenarioLoadingTests {
         """
     }
 
+    /// A name becomes a directory (`Reports/<name>`): dots alone would name
+    /// the current directory or its parent (merge once wrote into "..").
+    @Test func aNameOfDotsAloneIsRefused() throws {
+        for name in [".", "..", "..."] {
+            let text = Self.scenario().replacingOccurrences(of: #""name": "test""#, with: #""name": "\#(name)""#)
+            #expect(throws: ScenarioError.self, "\(name)") { try ScenarioLoader.decode(text, file: "t.json") }
+        }
+        let dotted = Self.scenario().replacingOccurrences(of: #""name": "test""#, with: #""name": "v1.2""#)
+        #expect(try ScenarioLoader.decode(dotted, file: "t.json").name == "v1.2")
+    }
+
+    /// A schedule window from 00:00 to 24:00 is the whole day, as no window is,
+    /// not an empty one (it opens and closes at midnight).
+    @Test func aScheduleWindowFromMidnightToMidnightIsTheWholeDay() throws {
+        let text = Self.scenario(widget: #""provider": {"policy": "atEnd", "schedule": [ { "days": ["sat", "sun"], "from": "00:00", "to": "24:00", "policy": "never" } ]}"#)
+        let setup = try ScenarioLoader.decode(text, file: "t.json")
+        guard case .configured(let settings) = setup.devices[0].widgets[0].provider else {
+            Issue.record("not a configured provider")
+            return
+        }
+        #expect(settings.schedule.count == 1 && settings.schedule[0].window == nil)
+    }
+
+    /// A whole number may be written as JSON allows: 7.0 and 7e0 are 7.
+    @Test func aWholeNumberWithAFractionOrExponentIsWhole() throws {
+        for (literal, days) in [("7.0", 7), ("1e2", 100), ("7", 7)] {
+            let text = Self.scenario(top: #" "days": \#(literal),"#)
+            #expect(try ScenarioLoader.decode(text, file: "t.json").days == days, "\(literal)")
+        }
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.decode(Self.scenario(top: #" "days": 7.5,"#), file: "t.json") }
+    }
+
+    /// A configuration is a field of the device log, which holds at most
+    /// 1,024 bytes a field: a longer one would write a log the tool refuses.
+    @Test func aConfigurationLongerThanADeviceLogFieldIsRefused() throws {
+        let fits = String(repeating: "c", count: DeviceLog.maximumFieldBytes)
+        #expect(try ScenarioLoader.decode(Self.scenario(widget: #""configuration": "\#(fits)", "provider": {"policy": "atEnd"}"#), file: "t.json")
+            .devices[0].widgets[0].configuration == fits)
+        #expect(throws: ScenarioError.self) {
+            try ScenarioLoader.decode(Self.scenario(widget: #""configuration": "\#(fits)c", "provider": {"policy": "atEnd"}"#), file: "t.json")
+        }
+    }
+
     /// A script instant reads the same alone as in a list: a duration since
     /// the start, or a local date and time.
     @Test func aScriptInstantAloneReadsAsInAList() throws {

@@ -34,6 +34,9 @@ public enum ReportChecker {
         try checkDirectory(directory, rules: given, bytes: { (path: String) throws(CheckViolation) -> [UInt8]? in read(path).map { Array($0.utf8) } })
     }
 
+    /// What a missing file of a report directory is told.
+    static let missingFromReport = "a report directory has reloads.csv, views.csv, daily.csv and parameters.csv (to audit a reloads log alone, use --reloads <file>)"
+
     /// As `checkDirectory(_:rules:read:)`, with files read as UTF-8 bytes;
     /// `bytes` throws when a file is there but cannot be read.
     public static func checkDirectory(_ directory: String, rules given: ReportRules? = nil, bytes read: (String) throws(CheckViolation) -> [UInt8]?) throws(CheckViolation) -> Summary {
@@ -44,7 +47,7 @@ public enum ReportChecker {
                     file: directory, line: 0, kind: .missingFile,
                     message: "a fleet report keeps counters, not rows, so there is nothing to audit; check a report written by 'widgetsim simulate'")
             }
-            throw CheckViolation(file: file("reloads.csv"), line: 0, kind: .missingFile, message: "missing: a report directory has reloads.csv, views.csv, daily.csv and parameters.csv")
+            throw CheckViolation(file: file("reloads.csv"), line: 0, kind: .missingFile, message: "missing: \(missingFromReport)")
         }
         var rules = given ?? ReportRules()
         if given == nil {
@@ -55,12 +58,16 @@ public enum ReportChecker {
         }
         var audit = try ReloadsAudit(reloadsText, file: file("reloads.csv"), rules: rules)
         var summary = Summary(reloads: audit.rowCount, rules: rules)
-        if let viewsText = try read(file("views.csv")) {
-            summary.views = try audit.checkViews(viewsText, file: file("views.csv"))
+        // A report without its views or daily totals is not a report that
+        // passed: "every rule holds" would speak for rules never checked.
+        guard let viewsText = try read(file("views.csv")) else {
+            throw CheckViolation(file: file("views.csv"), line: 0, kind: .missingFile, message: "missing: \(missingFromReport)")
         }
-        if let dailyText = try read(file("daily.csv")) {
-            summary.dailyRows = try audit.checkDaily(dailyText, file: file("daily.csv"))
+        summary.views = try audit.checkViews(viewsText, file: file("views.csv"))
+        guard let dailyText = try read(file("daily.csv")) else {
+            throw CheckViolation(file: file("daily.csv"), line: 0, kind: .missingFile, message: "missing: \(missingFromReport)")
         }
+        summary.dailyRows = try audit.checkDaily(dailyText, file: file("daily.csv"))
         return summary
     }
 
@@ -130,8 +137,18 @@ struct ReloadsAudit {
     /// The first `ok` call of each widget, by index.
     var firstOK: [SimTime?] = []
 
-    mutating func index(of widget: String) -> Int {
+    /// The most widgets one log may name: a report of the largest scenario
+    /// (1,000 devices of 200 widgets) has 200,000. What is kept per widget
+    /// would otherwise grow with a log of one widget per row.
+    static let maximumWidgets = ScenarioDecoder.maximumDevices * ScenarioDecoder.maximumWidgetsPerDevice
+
+    mutating func index(of widget: String, line: Int, file: String) throws(CheckViolation) -> Int {
         if let known = widgetIndex[widget] { return known }
+        guard widgetNames.count < ReloadsAudit.maximumWidgets else {
+            throw CheckViolation(
+                file: file, line: line, kind: .badData,
+                message: "more than \(ReloadsAudit.maximumWidgets) widgets in one log, the most check audits (a report of \(ScenarioDecoder.maximumDevices) devices of \(ScenarioDecoder.maximumWidgetsPerDevice) widgets)")
+        }
         widgetIndex[widget] = widgetNames.count
         widgetNames.append(widget)
         firstOK.append(nil)
@@ -156,7 +173,7 @@ struct ReloadsAudit {
             previous = seconds
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
             let widgetName = f[2] + "/" + f[3]
-            let widget = index(of: widgetName)
+            let widget = try index(of: widgetName, line: row.line, file: file)
             let trigger = f[5]
             guard ReportChecker.freeTriggers.contains(trigger) || ReportChecker.budgetedTriggers.contains(trigger) || trigger == "push" else {
                 throw malformed("unknown trigger '\(trigger)'; allowed: \(ReloadTrigger.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -255,7 +272,7 @@ struct ReloadsAudit {
             guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
             let widgetName = f[2] + "/" + f[3]
-            let widget = index(of: widgetName)
+            let widget = try index(of: widgetName, line: row.line, file: file)
             let stale = try f.number(6, "stale", 0...1, line: row.line, file: file)
             let staleness = try f.number(7, "staleness_seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time") }

@@ -233,10 +233,12 @@ public struct OffsetTimestamp: Equatable, Sendable {
     }
 
     /// Nil unless `text` is such a timestamp with a valid date in the years
-    /// 1970...2999 and an offset from -12:00 to +14:00.
+    /// 1969...2999 and an offset from -12:00 to +14:00. 1969: a run that
+    /// starts at 1970-01-01T00:00 in one time zone has devices in others
+    /// whose local clocks still read 1969, and their logs must read back.
     public init?(_ text: Substring) {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), (1970...2999).contains(civil.year) else { return nil }
+        guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), (1969...2999).contains(civil.year) else { return nil }
         func number(_ range: Range<Int>) -> Int? { CivilDateTime.decimal(bytes, range) }
         var index = 19
         if bytes[index] == 0x2E {

@@ -55,7 +55,7 @@ public enum FleetPartialFile {
         guard try reader.next() == magic else { throw reader.error("missing the header line '\(magic)'") }
         let scenario = try reader.value("scenario")
         // Names become a directory and column names: only identifiers, as in a scenario file.
-        guard ValueReader.isIdentifier(scenario) else { throw reader.error("the scenario name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-')") }
+        guard ValueReader.isIdentifier(scenario) else { throw reader.error("the scenario name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone)") }
         let fingerprint = try reader.number("fingerprint", UInt64.self)
         let seed = try reader.number("seed", UInt64.self)
         let days = try reader.whole("days", in: 1...ScenarioLimits.maximumDays)
@@ -97,7 +97,7 @@ public enum FleetPartialFile {
             }
             guard line.hasPrefix("variant ") else { throw reader.error("expected 'variant <name>' or 'end'") }
             let name = String(line.dropFirst(8))
-            guard ValueReader.isIdentifier(name) else { throw reader.error("the variant name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-')") }
+            guard ValueReader.isIdentifier(name) else { throw reader.error("the variant name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone)") }
             guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")
             let counts = try reader.value("counts").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }

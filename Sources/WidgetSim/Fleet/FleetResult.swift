@@ -69,11 +69,9 @@ public struct FleetResult: Equatable, Sendable {
     /// Adds another partial result of the same run. Counters are added with
     /// overflow checks: partial files are input, and input never traps.
     public mutating func absorb(_ part: FleetResult) throws(FleetMergeError) {
-        guard part.scenario == scenario, part.fingerprint == fingerprint, part.seed == seed,
-              part.days == days, part.deviceCount == deviceCount, part.warmUpDays == warmUpDays,
-              part.shardCount == shardCount, part.start == start, part.utcOffsetSeconds == utcOffsetSeconds,
-              part.variants.map(\.name) == variants.map(\.name), part.moments == moments else {
-            throw .mismatch("partials come from different runs: '\(scenario)' (seed \(seed), \(DisplayText.counted(days, "day")), \(DisplayText.counted(deviceCount, "device")), \(DisplayText.counted(shardCount, "shard"))) and '\(part.scenario)' (seed \(part.seed), \(DisplayText.counted(part.days, "day")), \(DisplayText.counted(part.deviceCount, "device")), \(DisplayText.counted(part.shardCount, "shard"))), or the scenario file changed between them")
+        let differences = differences(from: part)
+        guard differences.isEmpty else {
+            throw .mismatch("partials come from different runs: \(differences.joined(separator: "; "))")
         }
         if let shared = part.shards.first(where: Set(shards).contains) {
             throw .duplicateShard(shared + 1, of: shardCount)
@@ -86,6 +84,29 @@ public struct FleetResult: Equatable, Sendable {
         }
         sum.shards = (shards + part.shards).sorted()
         self = sum
+    }
+
+    /// What tells `part` apart from this result's run, in words, first the
+    /// scenario and the options, then the file itself.
+    func differences(from part: FleetResult) -> [String] {
+        var found: [String] = []
+        func note<Value: Equatable>(_ what: String, _ mine: Value, _ theirs: Value, _ show: (Value) -> String) {
+            if mine != theirs { found.append("\(what) \(show(mine)) and \(show(theirs))") }
+        }
+        note("scenario", scenario, part.scenario) { "'\($0)'" }
+        note("seed", seed, part.seed) { "\($0)" }
+        note("days", days, part.days) { "\($0)" }
+        note("devices", deviceCount, part.deviceCount) { "\($0)" }
+        note("shards", shardCount, part.shardCount) { "\($0)" }
+        note("warm-up days", warmUpDays, part.warmUpDays) { "\($0)" }
+        note("start", start, part.start) { CivilCalendar(localStart: $0, utcOffsetSeconds: 0).iso8601(0).prefix(19).description }
+        note("UTC offset", utcOffsetSeconds, part.utcOffsetSeconds) { "\($0) s" }
+        note("variants", variants.map(\.name), part.variants.map(\.name)) { $0.joined(separator: ", ") }
+        if moments != part.moments { found.append("the fleet's moments differ") }
+        if found.isEmpty && fingerprint != part.fingerprint {
+            found.append("the scenario file (or the --parameters file) changed between them")
+        }
+        return found
     }
 
     /// Throws unless every shard is present.

@@ -13,6 +13,9 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
     case cannotWrite(path: String, reason: String)
     /// The finished reports could not be moved into place.
     case cannotReplace(path: String, reason: String)
+    /// A single output file (`--device-log`, `--partial`) cannot go at this
+    /// path: a device, a pipe or a directory is there, or its directory is closed.
+    case cannotCreateFile(path: String, reason: String)
     /// The directory exists and holds files, none of them reports: replacing
     /// it would move the user's files around (think `--out .`), so it is refused.
     case notAReportDirectory(path: String)
@@ -22,6 +25,7 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
         case .cannotCreate(let path, let reason): return "\(path): cannot create the report directory: \(reason)"
         case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
         case .cannotReplace(let path, let reason): return "\(path): cannot move the new reports into place: \(reason)"
+        case .cannotCreateFile(let path, let reason): return "\(path): cannot write the file there: \(reason)"
         case .notAReportDirectory(let path):
             return "\(path): not a report directory: it holds files but no widgetsim report (\(ReportDirectory.reportMarkers.joined(separator: ", "))); give a new or empty directory, or one widgetsim wrote"
         }
@@ -75,14 +79,35 @@ public enum ReportDirectory {
         return target
     }
 
-    /// Checks, before a run, that a single file can be written at `path`.
-    public static func checkFileDestination(_ path: String) throws(ReportWriteError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        try requireDirectoryAncestors(of: url)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .cannotCreate(path: url.path, reason: "it is a directory, not a file")
+    /// Checks, before a run, that a single file can be written at `path`:
+    /// nothing is there, or a regular file (which the new one replaces), or
+    /// a symbolic link to one (followed, as `--out` follows one: the file it
+    /// names is replaced and the link stays). Anything else there (a device
+    /// such as /dev/null, a named pipe, a socket, a directory) is refused,
+    /// never replaced. Returns the path the file will be written to.
+    @discardableResult
+    public static func checkFileDestination(_ path: String) throws(ReportWriteError) -> URL {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var status = stat()
+        // Link by link, so a link to a file not written yet names where it goes.
+        var links = 0
+        while lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
+            links += 1
+            guard links <= 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
+                throw .cannotCreateFile(path: URL(fileURLWithPath: path).standardizedFileURL.path, reason: "it is a loop of symbolic links")
+            }
+            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
+        do {
+            try requireDirectoryAncestors(of: url)
+        } catch {
+            if case .cannotCreate(let ancestor, let reason) = error { throw .cannotCreateFile(path: url.path, reason: "\(ancestor): \(reason)") }
+            throw error
+        }
+        if lstat(url.path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
+            throw .cannotCreateFile(path: url.path, reason: "it is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file; give the path of a file")
+        }
+        return url
     }
 
     /// Writes `files` into `directory`, replacing the files of the same names.
@@ -123,15 +148,20 @@ public enum ReportDirectory {
             }
             // Keep what this run does not produce (a comparison, a user's notes).
             let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
+            let names: [String]
             do {
-                for name in try fileManager.contentsOfDirectory(atPath: target.path).sorted() where !produced.contains(name) && !isStale(name) {
-                    try runGuard.critical { () throws(any Error) in
-                        try fileManager.copyItem(at: target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
-                    }
-                }
+                names = try fileManager.contentsOfDirectory(atPath: target.path).sorted()
             } catch {
                 throw .cannotWrite(path: target.path, reason: reason(error))
             }
+            for name in names where !produced.contains(name) && !isStale(name) {
+                try runGuard.critical { () throws(ReportWriteError) in
+                    try carryOver(target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+                }
+            }
+            // The new directory takes the old one's permissions with its place.
+            var status = stat()
+            if stat(target.path, &status) == 0 { _ = chmod(staging.path, status.st_mode & 0o7777) }
         }
         ReportDirectory.pauseForTests()
         // The swap: one critical section. Afterwards the temporary path holds
@@ -156,8 +186,7 @@ public enum ReportDirectory {
     /// Writes one file atomically: a temporary sibling, then a rename. An
     /// interruption removes the temporary file; the old file stays as it was.
     public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        try checkFileDestination(path)
+        let url = try checkFileDestination(path)
         // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
         try createDirectory(url.deletingLastPathComponent())
         cleanUpAfterKilledRuns(beside: url)
@@ -171,6 +200,50 @@ public enum ReportDirectory {
         }
         try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
             try rename(scratch.temporary.path, to: url.path)
+        }
+    }
+
+    /// Carries one entry of the old report directory into the new one
+    /// without reading it: a hard link for anything but a directory, so a
+    /// large sparse file costs nothing, a named pipe is never opened (a copy
+    /// would block on it for ever), and a file keeps its inode, times and
+    /// other links; a directory is made again and its entries carried over
+    /// in turn. Where no link can be made (another file system mounted
+    /// inside), a regular file is copied; anything else is refused, named.
+    static func carryOver(_ source: URL, to destination: URL) throws(ReportWriteError) {
+        var status = stat()
+        guard lstat(source.path, &status) == 0 else {
+            throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
+        }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
+            } catch {
+                throw .cannotWrite(path: source.path, reason: "cannot read it to carry it over to the new reports: \(reason(error))")
+            }
+            guard mkdir(destination.path, 0o700) == 0 else {
+                throw .cannotWrite(path: destination.path, reason: String(cString: strerror(errno)))
+            }
+            for name in names {
+                try carryOver(source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+            }
+            // Its own permissions last: a read-only directory takes no entries.
+            _ = chmod(destination.path, status.st_mode & 0o7777)
+            return
+        }
+        // Flags 0: a symbolic link is linked itself, not the file it names.
+        if linkat(AT_FDCWD, source.path, AT_FDCWD, destination.path, 0) == 0 { return }
+        let linkFailure = String(cString: strerror(errno))
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .cannotWrite(
+                path: source.path,
+                reason: "\(InputFile.kindName(status.st_mode & S_IFMT)) cannot be carried over to the new reports (\(linkFailure)); move it out of the report directory")
+        }
+        do {
+            try FileManager.default.copyItem(at: source, to: destination)
+        } catch {
+            throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(reason(error))")
         }
     }
 
@@ -203,10 +276,33 @@ public enum ReportDirectory {
         }
         try requireDirectoryAncestors(of: target)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw .cannotCreate(path: target.path, reason: "it is a file, not a directory")
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .cannotCreate(path: target.path, reason: "it is a file, not a directory")
+            }
+            try refuseWorkingDirectory(target)
+            // The new directory replaces the old one whole; a closed one stays closed.
+            if access(target.path, R_OK | W_OK | X_OK) != 0 {
+                throw .cannotCreate(path: target.path, reason: "permission denied: it is not both readable and writable by you; give another directory")
+            }
         }
         return target
+    }
+
+    /// Refuses the current directory or one that holds it (`--out .`): the
+    /// new reports replace the directory whole, and the shell would be left
+    /// in the old one, deleted.
+    static func refuseWorkingDirectory(_ target: URL) throws(ReportWriteError) {
+        guard let working = realpath(".", nil) else { return }
+        defer { free(working) }
+        guard let real = realpath(target.path, nil) else { return }
+        defer { free(real) }
+        let here = String(cString: working), there = String(cString: real)
+        if here == there || here.hasPrefix(there == "/" ? "/" : there + "/") {
+            throw .cannotCreate(
+                path: target.path,
+                reason: "it is the current directory, or holds it: the new reports replace the report directory whole, which would leave you in a deleted directory; give a directory below it, such as Reports/<name>")
+        }
     }
 
     /// A file where a directory must go gets the same plain answer on every platform.

@@ -33,6 +33,8 @@ extension ScenarioDecoder {
         case (let fromValue?, let toValue?):
             let from = try fromValue.clockTime()
             let to = try toValue.clockTime()
+            // From 00:00 to 24:00 is the whole day, as no window is.
+            if from == 0 && to == Seconds.day { break }
             // 24:00 is the next midnight; as a window edge it is 00:00.
             let window = PolicyRule.Window(from: from % Seconds.day, to: to % Seconds.day)
             guard window.from != window.to else {

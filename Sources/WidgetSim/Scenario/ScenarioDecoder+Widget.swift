@@ -27,7 +27,15 @@ extension ScenarioDecoder {
         }
         let page = try reference(object.optional("page"), to: pages.map(\.name), what: "page") ?? 0
         let app = try reference(object.optional("app"), to: apps.map(\.id), what: "app") ?? 0
-        let configuration = try object.optional("configuration")?.string()
+        let configuration = try object.optional("configuration").map { value throws(ScenarioError) in
+            let text = try value.string()
+            // It is a field of the device log, which refuses longer ones: the
+            // tool must read back what it writes.
+            guard text.utf8.count <= DeviceLog.maximumFieldBytes else {
+                throw value.invalid("\(text.utf8.count) bytes long", allowed: "at most \(DeviceLog.maximumFieldBytes) bytes")
+            }
+            return text
+        }
         let provider = try decodeProvider(try object.required("provider"))
         let truth = try object.optional("truth").map { value throws(ScenarioError) in try decodeTruth(value, days: days) } ?? TruthSetup()
         if case .configured(let settings) = provider, let schedule = try object.required("provider").object().optional("schedule") {

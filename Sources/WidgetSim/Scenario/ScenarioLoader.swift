@@ -55,7 +55,8 @@ public enum ScenarioLoader {
             case .notRegular(_, let kind): throw .unreadable(file: path, reason: "it is \(kind), not a regular file")
             case .tooLarge:
                 throw .badContents(file: path, reason: "larger than \(InputFile.describe(bytes: maximumFileBytes)), the most a scenario file may be")
-            case .unreadable(_, let reason), .notUTF8(_, let reason): throw .unreadable(file: path, reason: reason)
+            case .unreadable(_, let reason): throw .unreadable(file: path, reason: reason)
+            case .notUTF8(_, let reason): throw .badContents(file: path, reason: reason)
             }
         }
         if let problem = InputFile.encodingProblem(bytes) { throw .badContents(file: path, reason: problem) }

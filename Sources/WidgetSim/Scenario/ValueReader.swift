@@ -27,14 +27,17 @@ struct ValueReader {
     func identifier() throws(ScenarioError) -> String {
         let text = try string()
         guard ValueReader.isIdentifier(text) else {
-            throw invalid("\"\(text)\" is not a usable identifier", allowed: "1 to 100 ASCII letters, digits, '.', '_' and '-'")
+            throw invalid("\"\(text)\" is not a usable identifier", allowed: "1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone")
         }
         return text
     }
 
-    /// 1 to 100 ASCII letters, digits, '.', '_' and '-'.
+    /// 1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone.
+    /// Dots alone are refused: a name becomes a directory (`Reports/<name>`),
+    /// and "." or ".." would name the current directory or its parent.
     static func isIdentifier(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.count <= 100 && text.unicodeScalars.allSatisfy(isIdentifierScalar)
+            && !text.allSatisfy { $0 == "." }
     }
 
     static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -58,13 +61,21 @@ struct ValueReader {
 
     func int(in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
         guard case .number(let literal) = node.value else { throw wrongType("a whole number") }
-        guard let value = Int(literal) else {
+        guard let value = Int(literal) ?? ValueReader.wholeNumber(literal) else {
             throw invalid("\(literal) is not a whole number in range", allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)")
         }
         guard range.contains(value) else {
             throw invalid("\(literal) is out of range", allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)")
         }
         return value
+    }
+
+    /// A whole number written with a fraction or an exponent ("7.0", "1e2"):
+    /// the double it reads as, when that is whole and at most 2^53 (where
+    /// every whole double is exact).
+    static func wholeNumber(_ literal: String) -> Int? {
+        guard let value = Double(literal), value == value.rounded(), abs(value) <= 0x1p53 else { return nil }
+        return Int(value)
     }
 
     func uint64() throws(ScenarioError) -> UInt64 {

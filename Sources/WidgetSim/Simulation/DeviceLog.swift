@@ -57,8 +57,18 @@ public struct DeviceLog: Sendable {
 
         /// Which widget a `timeline` line is about: kind, family and configuration.
         public var widgetKey: String {
-            configuration.isEmpty ? "\(kind) \(family)" : "\(kind) \(family) \(configuration)"
+            DeviceLog.widgetKey(kind: kind, family: family, configuration: configuration)
         }
+    }
+
+    /// The key a log gives a widget: kind, family and configuration.
+    public static func widgetKey(kind: String, family: String, configuration: String) -> String {
+        configuration.isEmpty ? "\(kind) \(family)" : "\(kind) \(family) \(configuration)"
+    }
+
+    /// The key of a scenario's widget, as its device's log would give it.
+    public static func widgetKey(of widget: WidgetSetup) -> String {
+        widgetKey(kind: widget.kind, family: widget.family.rawValue, configuration: widget.configuration ?? "")
     }
 
     public enum TimelinePolicyName: String, CaseIterable, Sendable {
@@ -114,7 +124,7 @@ public struct DeviceLog: Sendable {
             throw bad(column, "longer than \(maximumFieldBytes) bytes")
         }
         guard let time = OffsetTimestamp(fields[0][...]) else {
-            throw bad(0, "'\(DisplayText.singleLine(fields[0]))' is not a time such as 2026-03-02T07:15:03+01:00 (ISO 8601 with its offset, or Z; years 1970 to 2999)")
+            throw bad(0, "'\(DisplayText.singleLine(fields[0]))' is not a time such as 2026-03-02T07:15:03+01:00 (ISO 8601 with its offset, or Z; years 1969 to 2999)")
         }
         guard let event = Event(rawValue: fields[1]) else {
             throw bad(1, "'\(DisplayText.singleLine(fields[1]))' is not an event; allowed: \(Event.allCases.map(\.rawValue).joined(separator: ", "))")

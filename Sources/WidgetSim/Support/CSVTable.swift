@@ -24,10 +24,13 @@ struct CSVReader {
     private var index = 0
     private var line = 1
 
-    /// A reader of `bytes`, which must start with exactly `header`.
+    /// A reader of `bytes`, which must start with exactly `header`. A UTF-8
+    /// byte-order mark before it (spreadsheets save one) is skipped: it would
+    /// make a header that looks right on screen an "unexpected header".
     init(_ bytes: [UInt8], header: [String]) throws(CSVFormatError) {
         self.bytes = bytes
         self.header = header
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         guard let first = try nextRecord(limit: header.count) else {
             throw CSVFormatError(line: 0, message: "the file is empty; expected the header \(header.joined(separator: ","))")
         }

@@ -68,6 +68,12 @@ public enum InputFile {
         guard Int(status.st_size) <= limit else { throw .tooLarge(path: path, limit: limit) }
         // Back to blocking reads: a regular file never blocks for long.
         _ = fcntl(descriptor, F_SETFL, 0)
+        // Plainly not text (UTF-16, or a sparse file of zeros): refused from
+        // its first bytes, before its whole size is allocated and read.
+        var head = [UInt8](repeating: 0, count: 2)
+        if pread(descriptor, &head, 2, 0) == 2, let problem = leadingEncodingProblem(head) {
+            throw .notUTF8(path: path, reason: problem)
+        }
         var bytes = [UInt8](repeating: 0, count: min(limit, Int(status.st_size)) + 1)
         var filled = 0
         while filled < bytes.count {
@@ -97,14 +103,21 @@ public enum InputFile {
 
     /// Nil for UTF-8 text; otherwise what is wrong with the bytes, in words.
     public static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if let problem = leadingEncodingProblem(bytes) { return problem }
+        if String(validating: bytes, as: UTF8.self) == nil {
+            return "the file is not UTF-8 text"
+        }
+        return nil
+    }
+
+    /// What the first two bytes alone show to be wrong: a UTF-16 byte-order
+    /// mark, or a zero byte, which UTF-16 text (and no UTF-8 text) starts with.
+    static func leadingEncodingProblem(_ bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
         }
         if bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0) {
             return "the file holds zero bytes, as UTF-16 text does; save it as UTF-8"
-        }
-        if String(validating: bytes, as: UTF8.self) == nil {
-            return "the file is not UTF-8 text"
         }
         return nil
     }
