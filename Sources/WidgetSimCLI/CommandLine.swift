@@ -101,8 +101,19 @@ public enum WidgetSimCommandLine {
         return hint.isEmpty ? "; commands: \(names.joined(separator: ", "))" : hint
     }
 
+    /// The most characters an error line shows: a message that quotes a
+    /// value (a 5 MB number, a 1 MB id) keeps its start, which names the file
+    /// and field, and its end, which says what is allowed.
+    static let maximumMessageCharacters = 2_000
+
+    static func shortened(_ message: String) -> String {
+        guard message.count > maximumMessageCharacters else { return message }
+        let kept = maximumMessageCharacters / 2
+        return "\(message.prefix(kept))[… \(message.count - 2 * kept) characters cut …]\(message.suffix(kept))"
+    }
+
     static func fail(_ error: CommandError, console: Console, usage: String?) -> ExitCode {
-        console.err("error: \(error.message)")
+        console.err("error: \(shortened(error.message))")
         if error.showUsage, let usage {
             console.err("usage: \(usage)\n       (see 'widgetsim help \(usage.split(separator: " ")[1])')")
         }

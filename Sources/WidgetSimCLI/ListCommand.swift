@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// `widgetsim list`: the scenarios in the scenario directory.
@@ -20,6 +21,13 @@ struct ListCommand: Command {
     }
 
     func run(console: Console) throws(CommandError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw CommandError("\(directory): no such directory (option '--scenarios')", code: .noInput)
+        }
+        guard isDirectory.boolValue else {
+            throw CommandError("\(directory): not a directory (option '--scenarios' names the directory that holds the scenario files)", code: .noInput)
+        }
         let names = ScenarioLoader.scenarioNames(in: directory)
         guard !names.isEmpty else {
             throw CommandError("\(directory): no scenario files (*.json) found", code: .noInput)

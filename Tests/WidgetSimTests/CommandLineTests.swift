@@ -129,6 +129,20 @@ struct CommandLineTests {
         #expect(closed.terminationStatus == 0)
     }
 
+    /// An error that quotes a huge value stays one readable line: its start
+    /// (file and field) and its end (what is allowed) are kept.
+    @Test func anErrorQuotingAHugeValueKeepsItsStartAndEnd() throws {
+        let directory = Paths.temporaryDirectory("huge-value")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("huge.json")
+        try #"{ "name": "huge", "days": \#(String(repeating: "9", count: 100_000)), "devices": [] }"#.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["validate", file.path])
+        #expect(result.status == 65)
+        let line = result.errors.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.count < 2_200, "\(line.count)")
+        #expect(line.hasPrefix("error: \(file.path):") && line.contains("characters cut") && line.hasSuffix("whole numbers 1...366"), "\(line.suffix(200))")
+    }
+
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
         let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
         #expect(result.status == 64)

@@ -167,6 +167,19 @@ struct ReportDirectoryTests {
         }
     }
 
+    /// A run that fails leaves none of the directories it made for its
+    /// reports: a name too long for the file system fails after the parents
+    /// of a nested --out were made.
+    @Test func aFailedRunLeavesNoDirectoryItMade() throws {
+        let directory = Paths.temporaryDirectory("made")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tooLong = directory.appendingPathComponent("a/b/c/" + String(repeating: "n", count: 250))
+        #expect(throws: ReportWriteError.self) { try ReportDirectory.write(Self.files, to: tooLong.path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+        #expect(throws: ReportWriteError.self) { try ReportDirectory.writeFile("x", to: tooLong.path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+
     @Test func aPartialFileIsWrittenWholeAndLeavesNothingBeside() throws {
         let directory = Paths.temporaryDirectory("partial")
         defer { try? FileManager.default.removeItem(at: directory) }

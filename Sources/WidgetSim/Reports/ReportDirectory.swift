@@ -122,7 +122,10 @@ public enum ReportDirectory {
         let target = try resolve(directory)
         let parent = target.deletingLastPathComponent()
         try refuseForeignDirectory(target, producing: files.map(\.name))
-        try createDirectory(parent)
+        let made = try createDirectoryRecordingAncestors(parent)
+        var committed = false
+        // Runs after the scratch paths are gone: a failed run leaves no directory it made.
+        defer { if !committed { removeEmpty(made) } }
         cleanUpAfterKilledRuns(beside: target)
         let scratch = Scratch(beside: target)
         try scratch.begin(directory: true)
@@ -181,6 +184,7 @@ public enum ReportDirectory {
                 throw error
             }
         }
+        committed = true
     }
 
     /// Writes one file atomically: a temporary sibling, then a rename. An
@@ -188,7 +192,9 @@ public enum ReportDirectory {
     public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
         let url = try checkFileDestination(path)
         // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
-        try createDirectory(url.deletingLastPathComponent())
+        let made = try createDirectoryRecordingAncestors(url.deletingLastPathComponent())
+        var committed = false
+        defer { if !committed { removeEmpty(made) } }
         cleanUpAfterKilledRuns(beside: url)
         let scratch = Scratch(beside: url)
         try scratch.begin(directory: false)
@@ -201,6 +207,7 @@ public enum ReportDirectory {
         try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
             try rename(scratch.temporary.path, to: url.path)
         }
+        committed = true
     }
 
     /// Carries one entry of the old report directory into the new one
@@ -249,6 +256,25 @@ public enum ReportDirectory {
 
     // MARK: Destinations
 
+    /// Makes `directory` and its missing ancestors; returns those it made,
+    /// deepest first, for `removeEmpty` should the run fail.
+    static func createDirectoryRecordingAncestors(_ directory: URL) throws(ReportWriteError) -> [URL] {
+        var missing: [URL] = []
+        var ancestor = directory
+        while ancestor.path != "/" && !FileManager.default.fileExists(atPath: ancestor.path) {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        try createDirectory(directory)
+        return missing
+    }
+
+    /// Removes the directories a failed run made, deepest first, each only
+    /// if it is still empty (another process may have put a file in it).
+    static func removeEmpty(_ made: [URL]) {
+        for directory in made { _ = rmdir(directory.path) }
+    }
+
     /// Makes `directory` and its ancestors. Processes started together (the
     /// shards of a fleet) race to make it; one that lost finds it made.
     static func createDirectory(_ directory: URL) throws(ReportWriteError) {
@@ -269,7 +295,9 @@ public enum ReportDirectory {
         var status = stat()
         if lstat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
             guard let real = realpath(target.path, nil) else {
-                throw .cannotCreate(path: target.path, reason: "it is a symbolic link to something that does not exist")
+                let loop = errno == ELOOP
+                throw .cannotCreate(
+                    path: target.path, reason: loop ? "it is a loop of symbolic links" : "it is a symbolic link to something that does not exist")
             }
             defer { free(real) }
             target = URL(fileURLWithPath: String(cString: real)).standardizedFileURL

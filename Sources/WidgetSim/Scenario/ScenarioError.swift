@@ -30,7 +30,9 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingField(let file, let field, let line, let column):
             return "\(file):\(line):\(column): missing required field '\(field)'"
         case .wrongType(let file, let field, let line, let column, let expected, let found):
-            return "\(file):\(line):\(column): field '\(field)' must be \(expected), found \(found)"
+            // The top level has no field name: it is the file itself.
+            let subject = field.isEmpty ? "the file" : "field '\(field)'"
+            return "\(file):\(line):\(column): \(subject) must be \(expected), found \(found)"
         case .invalidValue(let file, let field, let line, let column, let reason, let allowed):
             return "\(file):\(line):\(column): field '\(field)': \(reason); allowed: \(allowed)"
         case .inVariant(let name, let error):
