@@ -56,6 +56,8 @@ struct CompareCommand: Command {
     var days: Int?
     var threads: Int?
     var outputDirectory: String
+    /// `--out`, when given.
+    var givenDirectory: String?
     var quiet: Bool
     var parameters: String?
     var widget: String?
@@ -84,15 +86,15 @@ struct CompareCommand: Command {
         threads = try arguments.integer("threads", in: 1...256)
         widget = arguments.value("widget")
         if widget?.isEmpty == true { throw .usage("option '--widget' needs a widget id") }
-        // One widget's comparison must not replace the pooled one in the scenario's own directory.
-        let baseName = scenario.baseName
-        let defaultDirectory = widget.map { "Reports/\(baseName)-\($0.replacingOccurrences(of: "/", with: "-"))" }
-        outputDirectory = arguments.value("out") ?? defaultDirectory ?? "Reports/\(scenario.baseName)"
+        // One widget's comparison goes beside the pooled one (see `run`), never over it.
+        givenDirectory = arguments.value("out")
+        outputDirectory = givenDirectory ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
         parameters = arguments.value("parameters")
     }
 
     func run(console: Console) throws(CommandError) {
+        var outputDirectory = self.outputDirectory
         var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
@@ -102,7 +104,12 @@ struct CompareCommand: Command {
         let own = document.base.scheduler.budgetModel
         options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
         if let threads { options.threads = threads }
-        if let widget { try requireWidget(widget, in: document.base) }
+        if let widget {
+            // Named by the widget's label, whichever way it was given (`headlines`
+            // or `phone/headlines`), so one widget has one directory.
+            let label = try requireWidget(widget, in: document.base)
+            if givenDirectory == nil { outputDirectory = "Reports/\(scenario.baseName)-\(label.replacingOccurrences(of: "/", with: "-"))" }
+        }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try checkReportDestination(outputDirectory)
         let comparison = try withProgress("compare \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
@@ -129,10 +136,11 @@ struct CompareCommand: Command {
 }
 
 extension CompareCommand {
-    /// Refuses, before any run, a `--widget` that names no widget of the scenario.
-    func requireWidget(_ name: String, in setup: SimulationSetup) throws(CommandError) {
+    /// Refuses, before any run, a `--widget` that names no widget of the
+    /// scenario; returns the label of the one it names.
+    func requireWidget(_ name: String, in setup: SimulationSetup) throws(CommandError) -> String {
         let widgets = Comparison.widgets(of: setup)
-        if Comparison.widget(named: name, among: widgets) != nil { return }
+        if let found = Comparison.widget(named: name, among: widgets) { return found.label }
         let labels = widgets.map(\.label)
         let ambiguous = widgets.contains { $0.id == name } ? "; '\(name)' is on several devices, so name it as <device>/<id>" : ""
         let hint = ambiguous.isEmpty ? Suggestion.hint(for: name, among: labels, style: .clause, quote: "'") : ""

@@ -143,6 +143,24 @@ struct CommandLineTests {
         #expect(line.hasPrefix("error: \(file.path):") && line.contains("characters cut") && line.hasSuffix("whole numbers 1...366"), "\(line.suffix(200))")
     }
 
+    /// One widget's comparison has one directory, whichever way it is named.
+    @Test func aWidgetNamedWithItsDeviceGoesWhereItsBareIDGoes() throws {
+        let directory = Paths.temporaryDirectory("widget-directory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = [
+            "compare", Paths.scenario("home-screen"), "--widget", "phone/headlines", "--runs", "1", "--days", "1",
+            "--no-sweep", "--no-sensitivity", "-q",
+        ]
+        process.currentDirectoryURL = directory
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("Reports").path) == ["home-screen-headlines"])
+    }
+
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
         let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
         #expect(result.status == 64)
