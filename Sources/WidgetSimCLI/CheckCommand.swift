@@ -22,8 +22,8 @@ struct CheckCommand: Command {
         some call produced, and that daily totals add up. Exits 0 when every rule
         holds and 1 at the first violation, which it names with its file and line;
         65 when a file is not in the report's format, a number is out of range,
-        or the file is too large (over 1 GiB, or more than about a third of the
-        memory the process may plan on); 66 when one is missing or unreadable.
+        or a file is too large (over 1 GiB; or a report's files together more
+        than a fifth of the memory the process may plan on); 66 when one is missing or unreadable.
         Times are whole seconds up to 10,000,000,000. Options override --parameters, which
         overrides the report's own parameters.csv.
 
@@ -112,7 +112,7 @@ struct CheckCommand: Command {
 
     /// A whole input file, or an error that says why it cannot be read.
     static func bytes(of path: String) throws(CommandError) -> [UInt8] {
-        if let refusal = memoryRefusal(path) { throw CommandError("\(path): \(refusal)", code: .dataError) }
+        if let refusal = memoryRefusal([path]) { throw CommandError("\(path): \(refusal)", code: .dataError) }
         do {
             return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
         } catch {
@@ -120,17 +120,25 @@ struct CheckCommand: Command {
         }
     }
 
-    /// Why a file is refused before it is read: checking it would take more
-    /// memory than the process may use (about three times its size: its
-    /// bytes, the fields of its rows, what is kept per widget-day), and an
-    /// allocation past the limit would abort the process instead of failing.
-    static func memoryRefusal(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        let needed = 3 * Double(status.st_size)
+    /// Memory a check takes per byte of its files, at its peak: the bytes,
+    /// the fields of the rows, and what is kept per widget-day while the next
+    /// file is read. Measured at about 4 for a reloads log alone.
+    static let memoryPerInputByte = 5.0
+
+    /// Why files are refused before they are read: checking them together
+    /// would take more memory than the process may plan on, and an allocation
+    /// past the limit would abort the process instead of failing.
+    static func memoryRefusal(_ paths: [String]) -> String? {
+        var bytes = 0.0
+        for path in paths {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            bytes += Double(status.st_size)
+        }
+        let needed = memoryPerInputByte * bytes
         guard needed > Double(RunLimits.memoryLimitBytes) else { return nil }
         let gib = { (bytes: Double) in FixedDecimal.format(bytes / Double(1 << 30), decimals: 1) }
-        return "checking it would take about \(gib(needed)) GiB of memory, more than the \(gib(Double(RunLimits.memoryLimitBytes))) GiB this process may plan on (half the memory it may use, at most 8 GiB); check a shorter file"
+        return "checking \(paths.count == 1 ? "it" : "these files") would take about \(gib(needed)) GiB of memory, more than the \(gib(Double(RunLimits.memoryLimitBytes))) GiB this process may plan on (half the memory it may use, at most 8 GiB); check \(paths.count == 1 ? "a shorter file" : "a shorter report")"
     }
 
     static func text(of path: String) throws(CommandError) -> String {
@@ -139,7 +147,6 @@ struct CheckCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         func read(_ path: String) throws(CheckViolation) -> [UInt8]? {
-            if let refusal = CheckCommand.memoryRefusal(path) { throw CheckViolation(file: path, line: 0, kind: .badData, message: refusal) }
             do throws(InputFileError) {
                 return try InputFile.bytes(at: path, limit: ReportChecker.maximumFileBytes)
             } catch {
@@ -169,6 +176,9 @@ struct CheckCommand: Command {
                     "\(directory): not a directory; give the report directory (the one 'widgetsim simulate --out' wrote), or check one reloads log with --reloads \(directory)",
                     code: .usage)
             }
+            // The files of a report are held together: judged together.
+            let files = ["reloads.csv", "views.csv", "daily.csv", "parameters.csv"].map { directory + "/" + $0 }
+            if let refusal = CheckCommand.memoryRefusal(files) { throw CommandError("\(directory): \(refusal)", code: .dataError) }
             let summary = try ReportChecker.checkDirectory(directory, rules: rules, bytes: read)
             console.out("\(directory): every rule holds: \(summary.reloads) reloads, \(summary.views) views, \(summary.dailyRows) daily rows \(describe(summary.rules))")
         } catch let violation as CheckViolation {

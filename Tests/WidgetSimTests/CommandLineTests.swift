@@ -161,6 +161,23 @@ struct CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("Reports").path) == ["home-screen-headlines"])
     }
 
+    /// A report whose files together would take more memory than the process
+    /// may plan on is refused before any is read (an allocation past the
+    /// limit aborts); files are sparse, so the test costs nothing.
+    @Test func aCheckTooLargeForMemoryIsRefusedBeforeReading() throws {
+        let directory = Paths.temporaryDirectory("check-memory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let budget = Double(RunLimits.memoryLimitBytes) / CheckCommand.memoryPerInputByte
+        let file = directory.appendingPathComponent("reloads.csv").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        #expect(truncate(file, off_t(budget * 0.6)) == 0)
+        #expect(CheckCommand.memoryRefusal([file]) == nil)
+        let other = directory.appendingPathComponent("views.csv").path
+        #expect(FileManager.default.createFile(atPath: other, contents: nil))
+        #expect(truncate(other, off_t(budget * 0.6)) == 0)
+        #expect(CheckCommand.memoryRefusal([file, other]) != nil)
+    }
+
     @Test func anUnknownOptionSuggestsTheNearestOneAndExits64() throws {
         let result = try Self.widgetsim(["simulate", "weather", "--sede", "3"])
         #expect(result.status == 64)

@@ -180,6 +180,49 @@ struct ReportDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 
+    /// A link is followed as the system follows it: "../x" inside a linked
+    /// directory is beside the directory the link names, not beside the link.
+    @Test func aLinkIsFollowedAsTheSystemFollowsItNotAsText() throws {
+        let directory = Paths.temporaryDirectory("physical")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let deep = directory.appendingPathComponent("real/deep/a")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a").path, withDestinationPath: "real/deep/a")
+        try FileManager.default.createSymbolicLink(atPath: deep.appendingPathComponent("log").path, withDestinationPath: "../log.csv")
+        let users = directory.appendingPathComponent("log.csv")
+        try "the user's\n".write(to: users, atomically: true, encoding: .utf8)
+        try ReportDirectory.writeFile("through the link\n", to: directory.appendingPathComponent("a/log").path)
+        #expect(try String(contentsOf: users, encoding: .utf8) == "the user's\n")
+        #expect(try String(contentsOf: directory.appendingPathComponent("real/deep/log.csv"), encoding: .utf8) == "through the link\n")
+    }
+
+    /// Every file the tool makes is new: a link planted where it writes is
+    /// never written through.
+    @Test func aLinkPlantedWhereAFileIsMadeIsNotWrittenThrough() throws {
+        let directory = Paths.temporaryDirectory("planted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim")
+        try "secret\n".write(to: victim, atomically: true, encoding: .utf8)
+        let planted = directory.appendingPathComponent(".out.tmp-1-1")
+        try FileManager.default.createSymbolicLink(atPath: planted.path, withDestinationPath: victim.path)
+        #expect(ReportDirectory.writeFile(bytes: "report\n".utf8, to: planted.path) != nil)
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "secret\n")
+    }
+
+    /// What reaches the old directory while a run writes (a note, another
+    /// run's report) moves into the new one; what the run drops stays out.
+    @Test func entriesThatArriveDuringARunAreMovedIntoTheNewReports() throws {
+        let directory = Paths.temporaryDirectory("late")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = directory.appendingPathComponent("old"), new = directory.appendingPathComponent("new")
+        for url in [old, new] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        for name in ["summary.md", "late.txt", "trace.json"] { try "old \(name)".write(to: old.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try "new summary".write(to: new.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
+        ReportDirectory.rescueLateArrivals(from: old, into: new) { $0 == "trace.json" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: new.path).sorted() == ["late.txt", "summary.md"])
+        #expect(try String(contentsOf: new.appendingPathComponent("summary.md"), encoding: .utf8) == "new summary")
+    }
+
     @Test func aPartialFileIsWrittenWholeAndLeavesNothingBeside() throws {
         let directory = Paths.temporaryDirectory("partial")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -87,16 +87,17 @@ public enum ReportDirectory {
     /// never replaced. Returns the path the file will be written to.
     @discardableResult
     public static func checkFileDestination(_ path: String) throws(ReportWriteError) -> URL {
-        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var url = physicalPath(path)
         var status = stat()
-        // Link by link, so a link to a file not written yet names where it goes.
+        // What is left a link leads to a file not written yet: followed by
+        // hand, link by link, each target read as the system reads it.
         var links = 0
         while lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
             links += 1
             guard links <= 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
-                throw .cannotCreateFile(path: URL(fileURLWithPath: path).standardizedFileURL.path, reason: "it is a loop of symbolic links")
+                throw .cannotCreateFile(path: physicalPath(path).path, reason: "it is a loop of symbolic links")
             }
-            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+            url = physicalPath(target.hasPrefix("/") ? target : url.deletingLastPathComponent().path + "/" + target)
         }
         do {
             try requireDirectoryAncestors(of: url)
@@ -162,9 +163,13 @@ public enum ReportDirectory {
                     try carryOver(target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
                 }
             }
-            // The new directory takes the old one's permissions with its place.
+            // The new directory takes the old one's permissions and owner
+            // with its place (the owner only when run as root; otherwise it is ours).
             var status = stat()
-            if stat(target.path, &status) == 0 { _ = chmod(staging.path, status.st_mode & 0o7777) }
+            if stat(target.path, &status) == 0 {
+                _ = chmod(staging.path, status.st_mode & 0o7777)
+                _ = chown(staging.path, status.st_uid, status.st_gid)
+            }
         }
         ReportDirectory.pauseForTests()
         // The swap: one critical section. Afterwards the temporary path holds
@@ -174,7 +179,10 @@ public enum ReportDirectory {
                 try rename(staging.path, to: target.path)
                 return
             }
-            if exchange(staging.path, target.path) { return }
+            if exchange(staging.path, target.path) {
+                rescueLateArrivals(from: staging, into: target, except: isStale)
+                return
+            }
             let retired = scratch.retired
             try rename(target.path, to: retired.path)
             do throws(ReportWriteError) {
@@ -183,8 +191,21 @@ public enum ReportDirectory {
                 try? rename(retired.path, to: target.path)
                 throw error
             }
+            rescueLateArrivals(from: retired, into: target, except: isStale)
         }
         committed = true
+    }
+
+    /// Moves into the new reports what reached the old directory after its
+    /// entries were carried over (a note saved meanwhile, another run's
+    /// reports): the old directory is about to be removed. What the new
+    /// reports already hold, and what this run drops as stale, stays behind.
+    static func rescueLateArrivals(from old: URL, into target: URL, except isStale: (String) -> Bool) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
+        var status = stat()
+        for name in names.sorted() where !isStale(name) && lstat(target.appendingPathComponent(name).path, &status) != 0 {
+            _ = Foundation.rename(old.appendingPathComponent(name).path, target.appendingPathComponent(name).path)
+        }
     }
 
     /// Writes one file atomically: a temporary sibling, then a rename. An
@@ -220,7 +241,12 @@ public enum ReportDirectory {
     static func carryOver(_ source: URL, to destination: URL) throws(ReportWriteError) {
         var status = stat()
         guard lstat(source.path, &status) == 0 else {
-            throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
+            // Listed but not found: a name that is not UTF-8 does not survive
+            // the round trip through Foundation's names.
+            let reason = errno == ENOENT
+                ? "cannot carry it over to the new reports: its name is not UTF-8 text (or it was removed meanwhile); rename it, or move it out of the report directory"
+                : "cannot carry it over to the new reports: \(String(cString: strerror(errno)))"
+            throw .cannotWrite(path: source.path, reason: reason)
         }
         if status.st_mode & S_IFMT == S_IFDIR {
             let names: [String]
@@ -230,12 +256,13 @@ public enum ReportDirectory {
                 throw .cannotWrite(path: source.path, reason: "cannot read it to carry it over to the new reports: \(reason(error))")
             }
             guard mkdir(destination.path, 0o700) == 0 else {
-                throw .cannotWrite(path: destination.path, reason: String(cString: strerror(errno)))
+                throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
             }
             for name in names {
                 try carryOver(source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
             }
-            // Its own permissions last: a read-only directory takes no entries.
+            // Its own owner (as root) and permissions last: a read-only directory takes no entries.
+            _ = chown(destination.path, status.st_uid, status.st_gid)
             _ = chmod(destination.path, status.st_mode & 0o7777)
             return
         }
@@ -291,16 +318,14 @@ public enum ReportDirectory {
     /// The directory the reports go to: `directory` itself, or the target of
     /// the symbolic link it names. Throws when it cannot be a directory.
     static func resolve(_ directory: String) throws(ReportWriteError) -> URL {
-        var target = URL(fileURLWithPath: directory).standardizedFileURL
+        let target = physicalPath(directory)
         var status = stat()
         if lstat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
-            guard let real = realpath(target.path, nil) else {
-                let loop = errno == ELOOP
-                throw .cannotCreate(
-                    path: target.path, reason: loop ? "it is a loop of symbolic links" : "it is a symbolic link to something that does not exist")
-            }
-            defer { free(real) }
-            target = URL(fileURLWithPath: String(cString: real)).standardizedFileURL
+            // Only a link that leads nowhere is left unresolved.
+            var probe = stat()
+            let loop = stat(target.path, &probe) != 0 && errno == ELOOP
+            throw .cannotCreate(
+                path: target.path, reason: loop ? "it is a loop of symbolic links" : "it is a symbolic link to something that does not exist")
         }
         try requireDirectoryAncestors(of: target)
         var isDirectory: ObjCBool = false
@@ -315,6 +340,26 @@ public enum ReportDirectory {
             }
         }
         return target
+    }
+
+    /// `path` as the system follows it: its longest existing part resolved
+    /// by `realpath` (every link, and ".." after a link, as the kernel takes
+    /// them: read as text, "link/../x" would name another file), then the
+    /// part that does not exist yet, which holds no links, as written.
+    static func physicalPath(_ path: String) -> URL {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute.split(separator: "/").map(String.init)
+        var missing: [String] = []
+        while true {
+            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
+                defer { free(real) }
+                return URL(fileURLWithPath: ([String(cString: real)] + missing).joined(separator: "/")).standardizedFileURL
+            }
+            guard let last = existing.popLast() else {
+                return URL(fileURLWithPath: "/" + missing.joined(separator: "/")).standardizedFileURL
+            }
+            missing.insert(last, at: 0)
+        }
     }
 
     /// Refuses the current directory or one that holds it (`--out .`): the
@@ -393,24 +438,38 @@ public enum ReportDirectory {
                 // The marker goes last in the list: it is removed after the paths it vouches for.
                 for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
                 if let failure = ReportDirectory.writeFile(bytes: "widgetsim \(getpid())\n".utf8, to: marker.path) {
-                    throw .cannotCreate(path: destination.path, reason: "\(failure) (writing in \(marker.deletingLastPathComponent().path))")
+                    // Made but not written (a full disk): a write failure,
+                    // and the half-made marker goes. Not made: nothing to undo.
+                    var status = stat()
+                    let made = lstat(marker.path, &status) == 0
+                    if made { _ = unlink(marker.path) }
+                    for path in [temporary, retired, marker] { InterruptionGuard.shared.unregister(path.path) }
+                    let place = "\(failure) (writing in \(marker.deletingLastPathComponent().path))"
+                    throw made ? .cannotWrite(path: destination.path, reason: place) : .cannotCreate(path: destination.path, reason: place)
                 }
                 guard directory else { return }
                 do {
                     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
                 } catch {
+                    _ = unlink(marker.path)
+                    for path in [temporary, retired, marker] { InterruptionGuard.shared.unregister(path.path) }
                     throw .cannotCreate(path: destination.path, reason: reason(error))
                 }
             }
         }
 
-        /// Removes the temporary paths, then the marker.
+        /// Removes the temporary paths, then the marker; the marker stays
+        /// if a temporary path could not be removed, so that the next run
+        /// to this destination removes what is left.
         func end() {
             InterruptionGuard.shared.critical {
-                for path in [temporary, retired, marker] {
-                    try? FileManager.default.removeItem(at: path)
+                var gone = true
+                for path in [temporary, retired] {
+                    gone = ReportDirectory.removeTree(path.path) && gone
                     InterruptionGuard.shared.unregister(path.path)
                 }
+                if gone { _ = ReportDirectory.removeTree(marker.path) }
+                InterruptionGuard.shared.unregister(marker.path)
             }
         }
     }
@@ -435,10 +494,33 @@ public enum ReportDirectory {
                 if fileManager.fileExists(atPath: retired.path) && !fileManager.fileExists(atPath: destination.path) {
                     _ = Foundation.rename(retired.path, destination.path)
                 }
-                try? fileManager.removeItem(at: temporary)
-                try? fileManager.removeItem(at: retired)
-                try? fileManager.removeItem(at: parent.appendingPathComponent(name))
+                let gone = removeTree(temporary.path) && removeTree(retired.path)
+                if gone { _ = removeTree(parent.appendingPathComponent(name).path) }
             }
+        }
+    }
+
+    /// Removes `path` and all below it; true when nothing is left there. A
+    /// directory left read-only inside (a carried-over `chmod 555` folder)
+    /// is opened up first: it is ours to delete, its files live on in the
+    /// new reports as links.
+    static func removeTree(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return true }
+        if (try? FileManager.default.removeItem(atPath: path)) != nil { return true }
+        openUp(path)
+        try? FileManager.default.removeItem(atPath: path)
+        return lstat(path, &status) != 0
+    }
+
+    /// Gives the owner full rights on every directory at and below `path`
+    /// (never through a link), so that its entries can be removed.
+    private static func openUp(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+        _ = chmod(path, (status.st_mode & 0o7777) | 0o700)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            openUp(path + "/" + name)
         }
     }
 
@@ -452,7 +534,9 @@ public enum ReportDirectory {
     /// temporary file of Foundation's own (`.dat.nosync*`) appears beside it,
     /// where a killed run would leave it unmarked. Returns why it failed, or nil.
     static func writeFile(bytes: some Sequence<UInt8>, to path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Always a new file: a path planted in the way (a link to a file of
+        // someone else's) makes the write fail rather than go through it.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
         defer { close(descriptor) }
         var buffer = Array(bytes)[...]
@@ -557,7 +641,17 @@ public final class InterruptionGuard: @unchecked Sendable {
     public func interrupted(by signal: Int32, report: (String) -> Void) -> Never {
         lock.lock()
         // Never unlocked: nothing may write, swap or exit after this.
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        // A run's marker is registered after its temporary paths, and stays
+        // if one of them could not be removed: the next run removes the rest.
+        var gone = true
+        for path in paths {
+            if path.contains(ReportDirectory.Scratch.markerInfix) {
+                if gone { _ = ReportDirectory.removeTree(path) }
+                gone = true
+            } else {
+                gone = ReportDirectory.removeTree(path) && gone
+            }
+        }
         paths.removeAll()
         if let committed {
             report("widgetsim: interrupted after the new reports were in place; \(committed) is complete")
