@@ -56,6 +56,21 @@ struct InterruptionTests {
         #expect(try Self.leftovers(in: directory) == [])
     }
 
+    /// The directories a run made for its first reports go with it when it
+    /// is interrupted before the swap: nothing is left where nothing was.
+    @Test func interruptedBeforeItsFirstReportsARunLeavesNoDirectoryItMade() throws {
+        let directory = Paths.temporaryDirectory("made-interrupted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("a/b/reports")
+        let status = try Self.interrupt(
+            ["simulate", "weather", "--days", "1", "--out", out.path, "-q"],
+            environment: ["WIDGETSIM_TEST_PAUSE_BEFORE_SWAP": "30"], signal: SIGINT) {
+                ((try? Self.leftovers(in: directory.appendingPathComponent("a/b"))) ?? []).contains { $0.hasPrefix(".reports.tmp-") }
+            }
+        #expect(status == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+
     @Test func interruptedWhileSimulatingTheOldReportIsIntact() throws {
         let directory = Paths.temporaryDirectory("running")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -126,7 +126,7 @@ public enum ReportDirectory {
         let made = try createDirectoryRecordingAncestors(parent)
         var committed = false
         // Runs after the scratch paths are gone: a failed run leaves no directory it made.
-        defer { if !committed { removeEmpty(made) } }
+        defer { if committed { keep(made) } else { removeEmpty(made) } }
         cleanUpAfterKilledRuns(beside: target)
         let scratch = Scratch(beside: target)
         try scratch.begin(directory: true)
@@ -215,7 +215,7 @@ public enum ReportDirectory {
         // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
         let made = try createDirectoryRecordingAncestors(url.deletingLastPathComponent())
         var committed = false
-        defer { if !committed { removeEmpty(made) } }
+        defer { if committed { keep(made) } else { removeEmpty(made) } }
         cleanUpAfterKilledRuns(beside: url)
         let scratch = Scratch(beside: url)
         try scratch.begin(directory: false)
@@ -292,14 +292,30 @@ public enum ReportDirectory {
             missing.append(ancestor)
             ancestor = ancestor.deletingLastPathComponent()
         }
-        try createDirectory(directory)
+        // Registered first: an interruption while they are made removes them too.
+        InterruptionGuard.shared.critical { InterruptionGuard.shared.registerMade(missing.map(\.path)) }
+        do {
+            try createDirectory(directory)
+        } catch {
+            removeEmpty(missing)
+            throw error
+        }
         return missing
     }
 
-    /// Removes the directories a failed run made, deepest first, each only
-    /// if it is still empty (another process may have put a file in it).
+    /// Forgets the directories a run made (it is over), first removing each
+    /// that is still empty if the run failed (another process may have put
+    /// a file in it).
     static func removeEmpty(_ made: [URL]) {
-        for directory in made { _ = rmdir(directory.path) }
+        InterruptionGuard.shared.critical {
+            for directory in made { _ = rmdir(directory.path) }
+            InterruptionGuard.shared.unregisterMade(made.map(\.path))
+        }
+    }
+
+    /// Forgets the directories a successful run made: they hold its reports.
+    static func keep(_ made: [URL]) {
+        InterruptionGuard.shared.critical { InterruptionGuard.shared.unregisterMade(made.map(\.path)) }
     }
 
     /// Makes `directory` and its ancestors. Processes started together (the
@@ -518,7 +534,16 @@ public enum ReportDirectory {
     private static func openUp(_ path: String) {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
-        _ = chmod(path, (status.st_mode & 0o7777) | 0o700)
+        // Through a descriptor opened without following links, so that a
+        // directory swapped for a link meanwhile changes nothing elsewhere;
+        // by path only when it cannot be opened (no read right), just checked.
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor >= 0 {
+            _ = fchmod(descriptor, (status.st_mode & 0o7777) | 0o700)
+            close(descriptor)
+        } else if errno == EACCES {
+            _ = chmod(path, (status.st_mode & 0o7777) | 0o700)
+        }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
             openUp(path + "/" + name)
         }
@@ -620,6 +645,12 @@ public final class InterruptionGuard: @unchecked Sendable {
     /// Forgets a registered path; call inside `critical`.
     func unregister(_ path: String) { paths.removeAll { $0 == path } }
 
+    /// Directories a run made for its reports, deepest first: an
+    /// interruption removes each if it is still empty. Call inside `critical`.
+    private var madeDirectories: [[String]] = []
+    func registerMade(_ directories: [String]) { madeDirectories.append(directories) }
+    func unregisterMade(_ directories: [String]) { madeDirectories.removeAll { $0 == directories } }
+
     /// Runs `body` so that an interruption cannot act in the middle of it.
     func critical<Failure: Error>(_ body: () throws(Failure) -> Void) throws(Failure) {
         lock.lock()
@@ -653,6 +684,10 @@ public final class InterruptionGuard: @unchecked Sendable {
             }
         }
         paths.removeAll()
+        // After the paths inside them: only empty directories go.
+        for made in madeDirectories.reversed() where committed == nil {
+            for directory in made { _ = rmdir(directory) }
+        }
         if let committed {
             report("widgetsim: interrupted after the new reports were in place; \(committed) is complete")
             Foundation.exit(0)
