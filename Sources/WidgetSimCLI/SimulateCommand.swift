@@ -101,17 +101,19 @@ struct SimulateCommand: Command {
             throw ScenarioReference.stopped(error)
         }
         let files = ReportWriter(setup: setup, collector: collector).files(trace: trace)
+        // The log first: the report directory's swap is the run's last act,
+        // so an interruption after it never leaves the log unwritten.
+        if let logged, let log {
+            do {
+                try ReportDirectory.writeFile(log.render(), to: logged.path, completesRun: false)
+            } catch {
+                throw CommandError(error.description, code: .ioError)
+            }
+        }
         // An earlier run's trace, or timeline of a widget this run does not
         // have, would sit beside this run's reports as if it were this run's.
         try writeReports(files, to: outputDirectory) { name in
             name == "trace.json" || (name.hasPrefix("timeline-") && name.hasSuffix(".svg"))
-        }
-        if let logged, let log {
-            do {
-                try ReportDirectory.writeFile(log.render(), to: logged.path)
-            } catch {
-                throw CommandError(error.description, code: .ioError)
-            }
         }
         guard !quiet else { return }
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }

@@ -196,6 +196,25 @@ struct ReportDirectoryTests {
         #expect(try String(contentsOf: directory.appendingPathComponent("real/deep/log.csv"), encoding: .utf8) == "through the link\n")
     }
 
+    /// A path that goes on through a link leading nowhere, or a loop, is
+    /// refused: the system would not follow it, and read as text
+    /// "dangling/../x" names another file.
+    @Test func aPathThroughABrokenLinkIsRefused() throws {
+        let directory = Paths.temporaryDirectory("broken-link")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("dangling").path, withDestinationPath: "nowhere/deeper")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("loop").path, withDestinationPath: "loop")
+        let users = directory.appendingPathComponent("user.csv")
+        try "the user's\n".write(to: users, atomically: true, encoding: .utf8)
+        for link in ["dangling", "loop"] {
+            #expect(throws: ReportWriteError.self, "\(link)") {
+                try ReportDirectory.writeFile("x", to: directory.appendingPathComponent("\(link)/../user.csv").path)
+            }
+            #expect(throws: ReportWriteError.self, "\(link)") { try ReportDirectory.checkDestination(directory.appendingPathComponent("\(link)/../out").path) }
+        }
+        #expect(try String(contentsOf: users, encoding: .utf8) == "the user's\n")
+    }
+
     /// Every file the tool makes is new: a link planted where it writes is
     /// never written through.
     @Test func aLinkPlantedWhereAFileIsMadeIsNotWrittenThrough() throws {
@@ -218,9 +237,19 @@ struct ReportDirectoryTests {
         for url in [old, new] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         for name in ["summary.md", "late.txt", "trace.json"] { try "old \(name)".write(to: old.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         try "new summary".write(to: new.appendingPathComponent("summary.md"), atomically: true, encoding: .utf8)
-        ReportDirectory.rescueLateArrivals(from: old, into: new) { $0 == "trace.json" }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: new.path).sorted() == ["late.txt", "summary.md"])
+        // A carried-over note edited by replacing it, and a file added in a carried-over subdirectory.
+        try FileManager.default.createDirectory(at: new.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: old.appendingPathComponent("notes"), withIntermediateDirectories: true)
+        try "added".write(to: old.appendingPathComponent("notes/added.txt"), atomically: true, encoding: .utf8)
+        try "v1".write(to: old.appendingPathComponent("edited.txt"), atomically: true, encoding: .utf8)
+        #expect(link(old.appendingPathComponent("edited.txt").path, new.appendingPathComponent("edited.txt").path) == 0)
+        try "v2".write(to: old.appendingPathComponent("edited.txt"), atomically: true, encoding: .utf8)
+        let (from, to) = (try #require(DirectoryDescriptor(path: old.path)), try #require(DirectoryDescriptor(path: new.path)))
+        ReportDirectory.rescueLateArrivals(from: from, into: to, path: old.path, produced: ["summary.md"]) { $0 == "trace.json" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: new.path).sorted() == ["edited.txt", "late.txt", "notes", "summary.md"])
         #expect(try String(contentsOf: new.appendingPathComponent("summary.md"), encoding: .utf8) == "new summary")
+        #expect(try String(contentsOf: new.appendingPathComponent("edited.txt"), encoding: .utf8) == "v2")
+        #expect(try String(contentsOf: new.appendingPathComponent("notes/added.txt"), encoding: .utf8) == "added")
     }
 
     @Test func aPartialFileIsWrittenWholeAndLeavesNothingBeside() throws {

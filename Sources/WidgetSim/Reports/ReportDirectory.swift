@@ -87,7 +87,9 @@ public enum ReportDirectory {
     /// never replaced. Returns the path the file will be written to.
     @discardableResult
     public static func checkFileDestination(_ path: String) throws(ReportWriteError) -> URL {
-        var url = physicalPath(path)
+        guard var url = physicalPath(path) else {
+            throw .cannotCreateFile(path: path, reason: "it goes through a symbolic link that leads nowhere (or a loop of links)")
+        }
         var status = stat()
         // What is left a link leads to a file not written yet: followed by
         // hand, link by link, each target read as the system reads it.
@@ -95,9 +97,12 @@ public enum ReportDirectory {
         while lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
             links += 1
             guard links <= 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
-                throw .cannotCreateFile(path: physicalPath(path).path, reason: "it is a loop of symbolic links")
+                throw .cannotCreateFile(path: path, reason: "it is a loop of symbolic links")
             }
-            url = physicalPath(target.hasPrefix("/") ? target : url.deletingLastPathComponent().path + "/" + target)
+            guard let next = physicalPath(target.hasPrefix("/") ? target : url.deletingLastPathComponent().path + "/" + target) else {
+                throw .cannotCreateFile(path: path, reason: "it goes through a symbolic link that leads nowhere (or a loop of links)")
+            }
+            url = next
         }
         do {
             try requireDirectoryAncestors(of: url)
@@ -146,30 +151,31 @@ public enum ReportDirectory {
 
         var isDirectory: ObjCBool = false
         let exists = fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory)
+        let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
+        // The old directory and the new, held open across the swap (which
+        // moves them, not their descriptors) for what changed meanwhile.
+        var directories: (old: DirectoryDescriptor, new: DirectoryDescriptor)?
         if exists {
             guard isDirectory.boolValue else {
                 throw .cannotReplace(path: target.path, reason: "a file of that name is in the way")
             }
             // Keep what this run does not produce (a comparison, a user's notes).
-            let produced = Set(files.map { $0.name.split(separator: "/").first.map(String.init) ?? $0.name })
-            let names: [String]
-            do {
-                names = try fileManager.contentsOfDirectory(atPath: target.path).sorted()
-            } catch {
-                throw .cannotWrite(path: target.path, reason: reason(error))
+            guard let oldDirectory = DirectoryDescriptor(path: target.path), let newDirectory = DirectoryDescriptor(path: staging.path),
+                  let names = oldDirectory.names() else {
+                throw .cannotWrite(path: target.path, reason: "cannot read it to carry its other files over: \(String(cString: strerror(errno)))")
             }
-            for name in names where !produced.contains(name) && !isStale(name) {
+            for name in names where !produced.contains(DirectoryDescriptor.text(name)) && !isStale(DirectoryDescriptor.text(name)) {
                 try runGuard.critical { () throws(ReportWriteError) in
-                    try carryOver(target.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+                    try carryOver(name, from: oldDirectory, to: newDirectory, path: target.path + "/" + DirectoryDescriptor.text(name))
                 }
             }
             // The new directory takes the old one's permissions and owner
             // with its place (the owner only when run as root; otherwise it is ours).
-            var status = stat()
-            if stat(target.path, &status) == 0 {
-                _ = chmod(staging.path, status.st_mode & 0o7777)
-                _ = chown(staging.path, status.st_uid, status.st_gid)
+            if let own = oldDirectory.status() {
+                _ = fchmod(newDirectory.descriptor, own.st_mode & 0o7777)
+                _ = fchown(newDirectory.descriptor, own.st_uid, own.st_gid)
             }
+            directories = (oldDirectory, newDirectory)
         }
         ReportDirectory.pauseForTests()
         // The swap: one critical section. Afterwards the temporary path holds
@@ -180,7 +186,9 @@ public enum ReportDirectory {
                 return
             }
             if exchange(staging.path, target.path) {
-                rescueLateArrivals(from: staging, into: target, except: isStale)
+                if let directories {
+                    rescueLateArrivals(from: directories.old, into: directories.new, path: target.path, produced: produced, except: isStale)
+                }
                 return
             }
             let retired = scratch.retired
@@ -191,26 +199,52 @@ public enum ReportDirectory {
                 try? rename(retired.path, to: target.path)
                 throw error
             }
-            rescueLateArrivals(from: retired, into: target, except: isStale)
+            if let directories {
+                rescueLateArrivals(from: directories.old, into: directories.new, path: target.path, produced: produced, except: isStale)
+            }
         }
         committed = true
     }
 
-    /// Moves into the new reports what reached the old directory after its
-    /// entries were carried over (a note saved meanwhile, another run's
-    /// reports): the old directory is about to be removed. What the new
-    /// reports already hold, and what this run drops as stale, stays behind.
-    static func rescueLateArrivals(from old: URL, into target: URL, except isStale: (String) -> Bool) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
-        var status = stat()
-        for name in names.sorted() where !isStale(name) && lstat(target.appendingPathComponent(name).path, &status) != 0 {
-            _ = Foundation.rename(old.appendingPathComponent(name).path, target.appendingPathComponent(name).path)
+    /// Moves into the new reports what changed in the old directory after
+    /// its entries were carried over, since the old directory is about to
+    /// be removed: an entry that arrived (a note saved meanwhile, another
+    /// run's reports), and one replaced by another file (an editor saves by
+    /// replacing), at any depth of a carried-over subdirectory. What this
+    /// run writes (`produced`, at the top) and drops as stale stays behind.
+    /// An entry that cannot be moved (a read-only directory cannot change
+    /// parent) is carried over by links instead. By descriptors throughout.
+    static func rescueLateArrivals(
+        from old: DirectoryDescriptor, into new: DirectoryDescriptor, path: String, produced: Set<String> = [],
+        except isStale: (String) -> Bool = { _ in false }
+    ) {
+        for name in old.names() ?? [] {
+            let text = DirectoryDescriptor.text(name)
+            if produced.contains(text) || isStale(text) { continue }
+            guard let before = old.status(of: name) else { continue }
+            if let now = new.status(of: name) {
+                let bothDirectories = before.st_mode & S_IFMT == S_IFDIR && now.st_mode & S_IFMT == S_IFDIR
+                if bothDirectories, let from = DirectoryDescriptor(name, in: old), let to = DirectoryDescriptor(name, in: new) {
+                    rescueLateArrivals(from: from, into: to, path: path + "/" + text)
+                    continue
+                }
+                // The same file carried over as a link: unchanged.
+                if before.st_ino == now.st_ino && before.st_dev == now.st_dev { continue }
+                // Replaced in the old directory during the run: the user's newer one wins.
+                _ = new.remove(name)
+            }
+            if renameat(old.descriptor, name, new.descriptor, name) != 0 {
+                try? carryOver(name, from: old, to: new, path: path + "/" + text)
+            }
         }
     }
 
     /// Writes one file atomically: a temporary sibling, then a rename. An
     /// interruption removes the temporary file; the old file stays as it was.
-    public static func writeFile(_ contents: String, to path: String) throws(ReportWriteError) {
+    /// `completesRun`: the rename is the run's last output, after which an
+    /// interruption counts the run as done (exit 0); false for a file
+    /// written before the run's reports.
+    public static func writeFile(_ contents: String, to path: String, completesRun: Bool = true) throws(ReportWriteError) {
         let url = try checkFileDestination(path)
         // Its directory is made as a report directory's parent is (`--partial parts/part-1.txt`).
         let made = try createDirectoryRecordingAncestors(url.deletingLastPathComponent())
@@ -225,59 +259,84 @@ public enum ReportDirectory {
                 throw .cannotWrite(path: path, reason: failure)
             }
         }
-        try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
-            try rename(scratch.temporary.path, to: url.path)
+        if completesRun {
+            try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
+                try rename(scratch.temporary.path, to: url.path)
+            }
+        } else {
+            try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
+                try rename(scratch.temporary.path, to: url.path)
+            }
         }
         committed = true
     }
 
-    /// Carries one entry of the old report directory into the new one
+    /// Carries entry `name` of the old report directory into the new one
     /// without reading it: a hard link for anything but a directory, so a
     /// large sparse file costs nothing, a named pipe is never opened (a copy
     /// would block on it for ever), and a file keeps its inode, times and
     /// other links; a directory is made again and its entries carried over
     /// in turn. Where no link can be made (another file system mounted
     /// inside), a regular file is copied; anything else is refused, named.
-    static func carryOver(_ source: URL, to destination: URL) throws(ReportWriteError) {
-        var status = stat()
-        guard lstat(source.path, &status) == 0 else {
-            // Listed but not found: a name that is not UTF-8 does not survive
-            // the round trip through Foundation's names.
-            let reason = errno == ENOENT
-                ? "cannot carry it over to the new reports: its name is not UTF-8 text (or it was removed meanwhile); rename it, or move it out of the report directory"
-                : "cannot carry it over to the new reports: \(String(cString: strerror(errno)))"
-            throw .cannotWrite(path: source.path, reason: reason)
+    /// All of it through descriptors (`DirectoryDescriptor`): a directory
+    /// swapped for a link meanwhile never leads outside the old directory.
+    static func carryOver(_ name: [CChar], from source: DirectoryDescriptor, to destination: DirectoryDescriptor, path: String) throws(ReportWriteError) {
+        guard let status = source.status(of: name) else {
+            throw .cannotWrite(path: path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
         }
         if status.st_mode & S_IFMT == S_IFDIR {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
-            } catch {
-                throw .cannotWrite(path: source.path, reason: "cannot read it to carry it over to the new reports: \(reason(error))")
+            guard let from = DirectoryDescriptor(name, in: source), let names = from.names() else {
+                throw .cannotWrite(path: path, reason: "cannot read it to carry it over to the new reports: \(String(cString: strerror(errno)))")
             }
-            guard mkdir(destination.path, 0o700) == 0 else {
-                throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
+            guard mkdirat(destination.descriptor, name, 0o700) == 0, let to = DirectoryDescriptor(name, in: destination) else {
+                throw .cannotWrite(path: path, reason: "cannot carry it over to the new reports: \(String(cString: strerror(errno)))")
             }
-            for name in names {
-                try carryOver(source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+            for entry in names {
+                try carryOver(entry, from: from, to: to, path: path + "/" + DirectoryDescriptor.text(entry))
             }
-            // Its own owner (as root) and permissions last: a read-only directory takes no entries.
-            _ = chown(destination.path, status.st_uid, status.st_gid)
-            _ = chmod(destination.path, status.st_mode & 0o7777)
+            // Its own owner (as root) and permissions last, from the directory
+            // opened: a read-only directory takes no entries.
+            if let own = from.status() {
+                _ = fchown(to.descriptor, own.st_uid, own.st_gid)
+                _ = fchmod(to.descriptor, own.st_mode & 0o7777)
+            }
             return
         }
         // Flags 0: a symbolic link is linked itself, not the file it names.
-        if linkat(AT_FDCWD, source.path, AT_FDCWD, destination.path, 0) == 0 { return }
+        if linkat(source.descriptor, name, destination.descriptor, name, 0) == 0 { return }
         let linkFailure = String(cString: strerror(errno))
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .cannotWrite(
-                path: source.path,
+                path: path,
                 reason: "\(InputFile.kindName(status.st_mode & S_IFMT)) cannot be carried over to the new reports (\(linkFailure)); move it out of the report directory")
         }
-        do {
-            try FileManager.default.copyItem(at: source, to: destination)
-        } catch {
-            throw .cannotWrite(path: source.path, reason: "cannot carry it over to the new reports: \(reason(error))")
+        if let failure = copyFile(name, from: source, to: destination, mode: status.st_mode & 0o7777) {
+            throw .cannotWrite(path: path, reason: "cannot carry it over to the new reports: \(failure)")
+        }
+    }
+
+    /// Copies regular file `name` by descriptors (never through a link);
+    /// returns why it failed, or nil.
+    static func copyFile(_ name: [CChar], from source: DirectoryDescriptor, to destination: DirectoryDescriptor, mode: mode_t) -> String? {
+        let input = openat(source.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard input >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(input) }
+        let output = openat(destination.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard output >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return String(cString: strerror(errno)) }
+            if count == 0 { return nil }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + written, count - written) }
+                if step < 0 && errno == EINTR { continue }
+                guard step > 0 else { return String(cString: strerror(errno)) }
+                written += step
+            }
         }
     }
 
@@ -334,7 +393,9 @@ public enum ReportDirectory {
     /// The directory the reports go to: `directory` itself, or the target of
     /// the symbolic link it names. Throws when it cannot be a directory.
     static func resolve(_ directory: String) throws(ReportWriteError) -> URL {
-        let target = physicalPath(directory)
+        guard let target = physicalPath(directory) else {
+            throw .cannotCreate(path: directory, reason: "it goes through a symbolic link that leads nowhere (or a loop of links)")
+        }
         var status = stat()
         if lstat(target.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
             // Only a link that leads nowhere is left unresolved.
@@ -362,15 +423,22 @@ public enum ReportDirectory {
     /// by `realpath` (every link, and ".." after a link, as the kernel takes
     /// them: read as text, "link/../x" would name another file), then the
     /// part that does not exist yet, which holds no links, as written.
-    static func physicalPath(_ path: String) -> URL {
+    /// Nil when the path goes on through a link that leads nowhere (or a
+    /// loop of links): the system would not follow it, and read as text,
+    /// "dangling/../x" would name another file.
+    static func physicalPath(_ path: String) -> URL? {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var existing = absolute.split(separator: "/").map(String.init)
         var missing: [String] = []
         while true {
-            if let real = realpath("/" + existing.joined(separator: "/"), nil) {
+            let prefix = "/" + existing.joined(separator: "/")
+            if let real = realpath(prefix, nil) {
                 defer { free(real) }
                 return URL(fileURLWithPath: ([String(cString: real)] + missing).joined(separator: "/")).standardizedFileURL
             }
+            // There but not resolvable: a broken link, which only the last component may be.
+            var status = stat()
+            if !missing.isEmpty && lstat(prefix, &status) == 0 { return nil }
             guard let last = existing.popLast() else {
                 return URL(fileURLWithPath: "/" + missing.joined(separator: "/")).standardizedFileURL
             }
@@ -516,37 +584,17 @@ public enum ReportDirectory {
         }
     }
 
-    /// Removes `path` and all below it; true when nothing is left there. A
-    /// directory left read-only inside (a carried-over `chmod 555` folder)
-    /// is opened up first: it is ours to delete, its files live on in the
-    /// new reports as links.
+    /// Removes `path` and all below it; true when nothing is left there.
+    /// Through descriptors (`DirectoryDescriptor.remove`): the old reports
+    /// of another user's directory, removed by root, may be changed under
+    /// it, and a directory swapped for a link must not lead it outside.
     static func removeTree(_ path: String) -> Bool {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return true }
-        if (try? FileManager.default.removeItem(atPath: path)) != nil { return true }
-        openUp(path)
-        try? FileManager.default.removeItem(atPath: path)
-        return lstat(path, &status) != 0
-    }
-
-    /// Gives the owner full rights on every directory at and below `path`
-    /// (never through a link), so that its entries can be removed.
-    private static func openUp(_ path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
-        // Through a descriptor opened without following links, so that a
-        // directory swapped for a link meanwhile changes nothing elsewhere;
-        // by path only when it cannot be opened (no read right), just checked.
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if descriptor >= 0 {
-            _ = fchmod(descriptor, (status.st_mode & 0o7777) | 0o700)
-            close(descriptor)
-        } else if errno == EACCES {
-            _ = chmod(path, (status.st_mode & 0o7777) | 0o700)
+        let url = URL(fileURLWithPath: path)
+        guard let parent = DirectoryDescriptor(path: url.deletingLastPathComponent().path) else {
+            var status = stat()
+            return lstat(path, &status) != 0
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-            openUp(path + "/" + name)
-        }
+        return parent.remove(DirectoryDescriptor.name(url.lastPathComponent))
     }
 
     /// False only when no process has this id (another user's process counts as alive).
