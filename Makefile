@@ -52,8 +52,10 @@ test: build example
 # A package of a user's own (Tests/ExamplePackage): widgetsim plus a provider
 # ported from Apple's docs, depending on this repository by path; no network.
 EXAMPLE_BIN := .build-example/debug/my-widgetsim
+# The build manifest is not cached: for a path dependency, SwiftPM kept the
+# library's old source list after a file was added, and the build failed.
 example:
-	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim
+	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim --disable-build-manifest-caching
 
 simulate: release
 	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(SCENARIO)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
