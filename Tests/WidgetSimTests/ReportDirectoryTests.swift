@@ -70,6 +70,26 @@ struct ReportDirectoryTests {
 
     /// A run killed between the two renames of the fallback swap leaves the
     /// old reports set aside and no directory: the next run puts them back first.
+    /// A run whose process this one cannot see (another PID namespace: a
+    /// container sharing the volume) still holds its marker's lock, and its
+    /// scratch paths are left alone until it lets go.
+    @Test func aLockedMarkerOfAnUnseenProcessIsLeftAlone() throws {
+        let directory = Paths.temporaryDirectory("locked")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unseen = try Self.deadProcessID()
+        let marker = directory.appendingPathComponent(".out.widgetsim-run-\(unseen)-1")
+        let scratch = directory.appendingPathComponent(".out.tmp-\(unseen)-1")
+        try "widgetsim \(unseen)\n".write(to: marker, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let held = open(marker.path, O_RDONLY)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        ReportDirectory.cleanUpAfterKilledRuns(beside: directory.appendingPathComponent("out"))
+        #expect(FileManager.default.fileExists(atPath: scratch.path))
+        close(held)
+        ReportDirectory.cleanUpAfterKilledRuns(beside: directory.appendingPathComponent("out"))
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
     @Test func oldReportsSetAsideByAKilledRunGoBack() throws {
         let directory = Paths.temporaryDirectory("retired")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -47,7 +47,8 @@ public enum ReportWriteError: Error, Equatable, Sendable, CustomStringConvertibl
 /// A run killed outright (`SIGKILL`, a power cut) cannot clean up, so every
 /// run leaves a marker file beside its temporary paths from before it makes
 /// them until after it removes them; the next run to the same directory
-/// removes the temporary paths of every marker whose process is gone (and,
+/// removes the temporary paths of every marker whose process is gone and
+/// whose lock (`flock`, held while a run lives) is free (and,
 /// if a run died between the two renames of the fallback, puts the old
 /// reports back). Nothing else beside the directory is touched.
 ///
@@ -496,8 +497,12 @@ public enum ReportDirectory {
 
     /// One run's temporary paths beside `destination`, and the marker file
     /// that says they are a widgetsim run's (with its process id in the name).
-    struct Scratch {
+    final class Scratch {
         static let markerInfix = ".widgetsim-run-"
+        /// The marker, open and locked (`flock`) while the run lives: a run
+        /// in another PID namespace (a container sharing the volume) has a
+        /// process id this one cannot see, but its lock is seen.
+        private var lock: Int32 = -1
         /// The path the run writes, which errors name: the scratch paths are
         /// the tool's own business.
         let destination: URL
@@ -531,11 +536,15 @@ public enum ReportDirectory {
                     let place = "\(failure) (writing in \(marker.deletingLastPathComponent().path))"
                     throw made ? .cannotWrite(path: destination.path, reason: place) : .cannotCreate(path: destination.path, reason: place)
                 }
+                lock = open(marker.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                if lock >= 0 { _ = flock(lock, LOCK_EX) }
                 guard directory else { return }
                 do {
                     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
                 } catch {
                     _ = unlink(marker.path)
+                    if lock >= 0 { close(lock) }
+                    lock = -1
                     for path in [temporary, retired, marker] { InterruptionGuard.shared.unregister(path.path) }
                     throw .cannotCreate(path: destination.path, reason: reason(error))
                 }
@@ -554,12 +563,14 @@ public enum ReportDirectory {
                 }
                 if gone { _ = ReportDirectory.removeTree(marker.path) }
                 InterruptionGuard.shared.unregister(marker.path)
+                if lock >= 0 { close(lock) }
+                lock = -1
             }
         }
     }
 
     /// Removes what runs killed before they could clean up left beside
-    /// `destination`: for each marker whose process is gone, its temporary
+    /// `destination`: for each marker whose process is gone and whose lock is free, its temporary
     /// paths, then the marker. Old reports a run set aside between two
     /// renames go back in place if nothing took it.
     static func cleanUpAfterKilledRuns(beside destination: URL) {
@@ -571,7 +582,7 @@ public enum ReportDirectory {
             let token = name.dropFirst(prefix.count)
             let parts = token.split(separator: "-")
             guard parts.count == 2, let pid = DecimalDigits.unsigned(parts[0]), DecimalDigits.unsigned(parts[1]) != nil,
-                  pid <= Int(Int32.max), !processIsAlive(pid_t(pid)) else { continue }
+                  pid <= Int(Int32.max), !processIsAlive(pid_t(pid)), !markerIsLocked(parent.appendingPathComponent(name).path) else { continue }
             let temporary = parent.appendingPathComponent(".\(destination.lastPathComponent).tmp-\(token)")
             let retired = parent.appendingPathComponent(".\(destination.lastPathComponent).old-\(token)")
             InterruptionGuard.shared.critical {
@@ -595,6 +606,15 @@ public enum ReportDirectory {
             return lstat(path, &status) != 0
         }
         return parent.remove(DirectoryDescriptor.name(url.lastPathComponent))
+    }
+
+    /// True while the run that made the marker at `path` holds its lock.
+    static func markerIsLocked(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return false }
+        return errno == EWOULDBLOCK
     }
 
     /// False only when no process has this id (another user's process counts as alive).
