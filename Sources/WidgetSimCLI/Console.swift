@@ -32,20 +32,7 @@ public final class StandardConsole: Console {
 
     /// Writes `text` whole; returns the error number if a write failed.
     static func write(_ text: String, to descriptor: Int32) -> Int32? {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
-                #endif
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return written < 0 ? errno : EIO }
-            bytes = bytes.dropFirst(written)
-        }
-        return nil
+        WriteAll.write(Array(text.utf8)[...], to: descriptor)
     }
 }
 

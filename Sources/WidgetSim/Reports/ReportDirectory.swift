@@ -331,13 +331,7 @@ public enum ReportDirectory {
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return String(cString: strerror(errno)) }
             if count == 0 { return nil }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { Foundation.write(output, $0.baseAddress! + written, count - written) }
-                if step < 0 && errno == EINTR { continue }
-                guard step > 0 else { return String(cString: strerror(errno)) }
-                written += step
-            }
+            if let failure = WriteAll.write(buffer[..<count], to: output) { return String(cString: strerror(failure)) }
         }
     }
 
@@ -632,14 +626,7 @@ public enum ReportDirectory {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
         defer { close(descriptor) }
-        var buffer = Array(bytes)[...]
-        while !buffer.isEmpty {
-            let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return String(cString: strerror(errno)) }
-            buffer = buffer.dropFirst(written)
-        }
-        return nil
+        return WriteAll.write(Array(bytes)[...], to: descriptor).map { String(cString: strerror($0)) }
     }
 
     /// Test hook: with `WIDGETSIM_TEST_PAUSE_BEFORE_SWAP=<seconds>`, waits after
