@@ -133,6 +133,65 @@ struct FastPathTests {
         }
     }
 
+    /// A window counts the instants of `(t - length, t]`, at the time of its
+    /// last record or later (the only times a forward-moving clock asks).
+    @Test func aTrailingWindowCountsTheInstantsOfItsTrailingDay() {
+        var random = RandomStream(seed: 12)
+        var window = TrailingWindow()
+        var instants: [SimTime] = []
+        var t = 0
+        for _ in 0..<5_000 {
+            // Bursts in the same second and quiet stretches longer than a day.
+            t += random.nextUnit() < 0.2 ? 0 : random.nextInt(below: random.nextUnit() < 0.05 ? 2 * Seconds.day : Seconds.hour)
+            window.record(t)
+            instants.append(t)
+            for query in [t, t + random.nextInt(below: Seconds.day), t + random.nextInt(below: 3 * Seconds.day)] {
+                let expected = instants.filter { $0 > query - Seconds.day && $0 <= query }.count
+                #expect(window.count(at: query) == expected, "at \(query), last \(t)")
+            }
+        }
+    }
+
+    /// The built-in provider writes its timeline over the older one left in
+    /// the widget's buffer: the result is the timeline it would have written
+    /// into an empty buffer, whether the new one is longer, shorter (a failed
+    /// request's single entry) or the same length.
+    @Test func aTimelineWrittenOverAnOlderOneIsTheOneAnEmptyBufferGets() {
+        let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: 3_600)
+        var random = RandomStream(seed: 3)
+        var settings = ConfiguredProvider.Settings()
+        settings.network = NetworkModel(latency: .fixed(1), failureRate: 0.3)
+        var reusing = ConfiguredProvider(settings: settings)
+        var fresh = reusing
+        var buffer: [ScheduledEntry] = []
+        for call in 0..<400 {
+            // Change the timeline's shape now and then, as another provider would.
+            if call % 25 == 0 {
+                var changed = settings
+                changed.entryCount = [1, 3, 30, 6][call / 25 % 4]
+                changed.alignEntries = call % 50 == 0
+                changed.forecasts = call % 75 == 0
+                changed.entryOffsets = call % 100 == 75 ? [0, 600, 4_000, 9_000] : nil
+                reusing.settings = changed
+                fresh.settings = changed
+            }
+            let now = call * 1_000 + random.nextInt(below: 1_000)
+            func context() -> TimelineProviderContext {
+                TimelineProviderContext(
+                    family: .systemSmall, isPreview: false, configuration: nil, calendar: calendar, now: now,
+                    network: settings.network, random: RandomStream(seed: UInt64(call)),
+                    scheduleStorage: ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar).storage)
+            }
+            var reusedContext = context()
+            var freshContext = context()
+            var empty: [ScheduledEntry] = []
+            let reusedPolicy = reusing.timeline(in: &reusedContext, into: &buffer)
+            let freshPolicy = fresh.timeline(in: &freshContext, into: &empty)
+            #expect(buffer == empty, "call \(call)")
+            #expect(reusedPolicy == freshPolicy, "call \(call)")
+        }
+    }
+
     @Test func aTruthsScheduleIsCopiedBeforeAWriteWhileAContextReadsIt() {
         let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
         var truth = ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar)

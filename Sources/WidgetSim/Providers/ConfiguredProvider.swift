@@ -124,12 +124,18 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     /// The same timeline, written into a reusable buffer (the simulator's fast path).
     @inline(__always)
     mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
-        entries.removeAll(keepingCapacity: true)
+        // The buffer still holds an older timeline. It is overwritten in place
+        // and trimmed at the end rather than emptied first: emptying an array
+        // goes through the generic `replaceSubrange`, which cost more than the
+        // rest of the entries' work, and a provider's timelines mostly have the
+        // same length (README, "Speed").
+        var written = 0
+        defer { if entries.count > written { entries.removeLast(entries.count - written) } }
         let result = context.fetch()
         let now = context.now
         guard case .success(let dataAsOf) = result else {
             // The last good data, or, if there never was any, no data at all.
-            entries.append(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch, isForecast: false))
+            Self.write(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch, isForecast: false), into: &entries, at: &written)
             return .after(now + settings.retryAfterFailure)
         }
         lastGoodFetch = dataAsOf
@@ -139,18 +145,29 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         }
         if let offsets = settings.entryOffsets {
             for (index, offset) in offsets.enumerated() {
-                entries.append(ScheduledEntry(date: now + offset, dataFetchedAt: dataAsOf, isForecast: index > 0 && settings.forecasts))
+                Self.write(
+                    ScheduledEntry(date: now + offset, dataFetchedAt: dataAsOf, isForecast: index > 0 && settings.forecasts),
+                    into: &entries, at: &written)
             }
             return reloadPolicy(now: now, context: &context)
         }
-        entries.append(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false))
+        Self.write(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false), into: &entries, at: &written)
         var date = now
         for index in 1..<max(1, settings.entryCount) {
             // From the second aligned entry on, `date` is on the grid.
             date = index > 1 && entriesOnDailyGrid ? date + settings.entrySpacing : nextEntryDate(after: date, calendar: context.calendar)
-            entries.append(ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts))
+            Self.write(ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts), into: &entries, at: &written)
         }
         return reloadPolicy(now: now, context: &context)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// Puts `entry` at position `index` of the buffer, over what an older
+    /// timeline left there or after its end, and counts it.
+    @inline(__always)
+    static func write(_ entry: ScheduledEntry, into entries: inout [ScheduledEntry], at index: inout Int) {
+        if index < entries.count { entries[index] = entry } else { entries.append(entry) }
+        index += 1
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").

@@ -4,7 +4,7 @@
 ///
 /// Promised: queries change nothing; `largestLimit(at:)` is the largest limit
 /// granted in `(t - 1 day, t]`, in O(1) amortised time, for any `t` not
-/// earlier than the last recorded reload minus a day.
+/// earlier than the last recorded reload (as for `TrailingWindow`).
 public struct BudgetHistory: Sendable {
     /// The reloads themselves.
     public private(set) var reloads = TrailingWindow(reservingCapacity: 128)

@@ -4,8 +4,10 @@
 ///
 /// Promised: `count(at:)` is the number of recorded instants in
 /// `(t - length, t]`, for any `t` not earlier than the last recorded instant
-/// minus `length`. Queries change nothing; recording is amortised O(1), and
-/// instants that can no longer count are dropped as new ones arrive.
+/// (a clock that only moves forward asks no other). Earlier windows are not
+/// answered: instants that can no longer count from the last one on are
+/// dropped as new ones arrive. Queries change nothing; recording is
+/// amortised O(1).
 public struct TrailingWindow: Sendable {
     public let length: Int
     private var times: [SimTime] = []
@@ -52,12 +54,17 @@ public struct TrailingWindow: Sendable {
     /// The number of instants in `(t - length, t]`.
     @inline(__always)
     public func count(at t: SimTime) -> Int {
-        let end = times.withUnsafeBufferPointer { times in
+        // One pass over the buffer, not two: the instants at or before the
+        // cutoff all lie before `end`, so the forward walk stops at `end` at the
+        // latest (README, "Speed").
+        let cutoff = t - length
+        return times.withUnsafeBufferPointer { times in
             var end = times.count
             while end > head && times[end - 1] > t { end -= 1 }
-            return end
+            var start = head
+            while start < end && times[start] <= cutoff { start += 1 }
+            return end - start
         }
-        return max(0, end - firstIndexInWindow(at: t))
     }
 
     /// The `index`-th oldest instant in the window ending at `t` (0 is the oldest).
