@@ -82,7 +82,8 @@ public struct EventQueue<Payload> {
         let sequence = _nextSequence
         _nextSequence &+= 1
         _storage.append(_Slot(key: UInt64(time) << 32 | sequence, payload: payload))
-        _siftUp(from: _storage.count - 1)
+        let last = _storage.count - 1
+        _storage.withUnsafeMutableBufferPointer { slots in EventQueue._siftUp(slots[last], from: last, in: slots) }
         _checkInvariants()
         return Handle(_sequence: sequence)
     }
@@ -123,51 +124,54 @@ public struct EventQueue<Payload> {
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// Fills the hole at `index` with the last slot, sifted into place among
+    /// the slots before it, then drops the last slot: one pass over the
+    /// buffer, so one uniqueness check for the move and the sift together.
     @inline(__always)
     mutating func _remove(at index: Int) {
-        let last = _storage.removeLast()
-        guard index < _storage.count else { return }
-        _storage[index] = last
-        if index > 0 && _storage[index].precedes(_storage[(index - 1) / 2]) {
-            _siftUp(from: index)
-        } else {
-            _siftDown(from: index)
+        let lastIndex = _storage.count - 1
+        if index < lastIndex {
+            _storage.withUnsafeMutableBufferPointer { slots in
+                let moving = slots[lastIndex]
+                let heap = UnsafeMutableBufferPointer(rebasing: slots[..<lastIndex])
+                if index > 0 && moving.precedes(heap[(index - 1) / 2]) {
+                    EventQueue._siftUp(moving, from: index, in: heap)
+                } else {
+                    EventQueue._siftDown(moving, from: index, in: heap)
+                }
+            }
         }
+        _storage.removeLast()
     }
 
     // The sifts work on the storage's buffer, as swift-collections' HeapModule
     // does: one uniqueness check per sift instead of one per element moved.
+    // Each places `moving` in the hole at `start`.
 
-    mutating func _siftUp(from start: Int) {
-        _storage.withUnsafeMutableBufferPointer { slots in
-            var child = start
-            let moving = slots[child]
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard moving.precedes(slots[parent]) else { break }
-                slots[child] = slots[parent]
-                child = parent
-            }
-            slots[child] = moving
+    static func _siftUp(_ moving: _Slot, from start: Int, in slots: UnsafeMutableBufferPointer<_Slot>) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard moving.precedes(slots[parent]) else { break }
+            slots[child] = slots[parent]
+            child = parent
         }
+        slots[child] = moving
     }
 
-    mutating func _siftDown(from start: Int) {
-        _storage.withUnsafeMutableBufferPointer { slots in
-            var parent = start
-            let moving = slots[parent]
-            let count = slots.count
-            while true {
-                let left = 2 * parent + 1
-                guard left < count else { break }
-                let right = left + 1
-                let earlier = (right < count && slots[right].precedes(slots[left])) ? right : left
-                guard slots[earlier].precedes(moving) else { break }
-                slots[parent] = slots[earlier]
-                parent = earlier
-            }
-            slots[parent] = moving
+    static func _siftDown(_ moving: _Slot, from start: Int, in slots: UnsafeMutableBufferPointer<_Slot>) {
+        var parent = start
+        let count = slots.count
+        while true {
+            let left = 2 * parent + 1
+            guard left < count else { break }
+            let right = left + 1
+            let earlier = (right < count && slots[right].precedes(slots[left])) ? right : left
+            guard slots[earlier].precedes(moving) else { break }
+            slots[parent] = slots[earlier]
+            parent = earlier
         }
+        slots[parent] = moving
     }
 }
 
