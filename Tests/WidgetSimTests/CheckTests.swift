@@ -120,6 +120,36 @@ struct CheckTests {
         #expect(violation?.line == 3)
     }
 
+    /// `seconds` and `time` are one instant: a row whose time is on another
+    /// offset (the same clock reading, an hour off as an instant) is named,
+    /// in either log.
+    @Test func aTimeThatIsNotTheInstantOfItsSecondsIsCaught() throws {
+        let report = try Self.weatherReport()
+        func anotherOffset(_ fields: inout [String]) {
+            let offset = fields[1].suffix(6)
+            fields[1] = fields[1].dropLast(6) + (offset == "+03:00" ? "+04:00" : "+03:00")
+        }
+        let reloads = Self.check(Self.tamper(report, "reloads.csv", where: { $0[5] == "policy" }, anotherOffset))
+        #expect(reloads?.kind == .badData && reloads?.file == "r/reloads.csv", "\(String(describing: reloads))")
+        #expect(reloads?.message.contains("than line 2 does") == true, "\(String(describing: reloads))")
+        let views = Self.check(Self.tamper(report, "views.csv", where: { _ in true }, anotherOffset))
+        #expect(views?.kind == .badData && views?.file == "r/views.csv" && views?.line == 2, "\(String(describing: views))")
+        #expect(views?.message.contains("than r/reloads.csv line 2 does") == true, "\(String(describing: views))")
+    }
+
+    /// The same instant on another device's clock (another offset) is the same instant.
+    @Test func aTimeOnAnotherClockIsTheSameInstant() throws {
+        let header = ReportWriter.reloadsHeader.joined(separator: ",")
+        let log = """
+            \(header)
+            0,2026-05-04T09:00:00+02:00,iphone,w,k,initial,0,0,50,0,ok,1,after,900
+            900,2026-05-04T03:15:00-04:00,ipad,w,k,initial,0,0,50,0,ok,1,after,1800
+            1000,2026-05-04T07:16:40+00:00,ipad,w,k,initial,0,0,50,0,ok,1,after,1900
+
+            """
+        #expect(throws: Never.self) { try ReportChecker.checkReloadsLog(log, file: "log.csv", rules: ReportRules()) }
+    }
+
     /// F22: a timed-out call produces no timeline.
     @Test func aTimedOutCallWithATimelineIsCaught() throws {
         let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[5] == "policy" }) { $0[10] = "timed_out" }

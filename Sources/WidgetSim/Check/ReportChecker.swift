@@ -87,13 +87,19 @@ public enum ReportChecker {
 struct LocalTimestamp {
     /// Local seconds since 1970-01-01T00:00 (local).
     var localSeconds: Int
+    /// The offset from UTC, in seconds east.
+    var utcOffsetSeconds: Int
 
     init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 25, let civil = CivilDateTime.leading(bytes), bytes[19] == 0x2B || bytes[19] == 0x2D, bytes[22] == 0x3A,
-              CivilDateTime.decimal(bytes, 20..<22) != nil, CivilDateTime.decimal(bytes, 23..<25) != nil else { return nil }
+              let hours = CivilDateTime.decimal(bytes, 20..<22), let minutes = CivilDateTime.decimal(bytes, 23..<25) else { return nil }
         localSeconds = civil.localSeconds
+        utcOffsetSeconds = (bytes[19] == 0x2D ? -1 : 1) * (hours * Seconds.hour + minutes * Seconds.minute)
     }
+
+    /// The instant, as seconds since 1970-01-01T00:00Z.
+    var utcSeconds: Int { localSeconds - utcOffsetSeconds }
 
     /// The local day index of this instant in a run whose t = 0 was `seconds` earlier.
     func dayIndex(secondsSinceStart seconds: Int) -> Int {
@@ -136,11 +142,32 @@ struct ReloadsAudit {
     var viewsCounted = false
     /// The first `ok` call of each widget, by index.
     var firstOK: [SimTime?] = []
+    /// The instant of t = 0 that the first row's `seconds` and `time` imply,
+    /// with where it was read: every other row must imply the same one.
+    var start: (utcSeconds: Int, file: String, line: Int)?
 
     /// The most widgets one log may name: a report of the largest scenario
     /// (1,000 devices of 200 widgets) has 200,000. What is kept per widget
     /// would otherwise grow with a log of one widget per row.
     static let maximumWidgets = ScenarioDecoder.maximumDevices * ScenarioDecoder.maximumWidgetsPerDevice
+
+    /// `seconds` counts from the run's start and `time` is the same instant
+    /// on the device's clock (README, "Reports"), so every row of the
+    /// report, whatever its device's offset, puts the start at one instant.
+    /// A row whose two columns disagree cannot be audited: the daily totals
+    /// are kept by `time`'s local day, the windows by `seconds`.
+    mutating func checkSameInstant(seconds: Int, time stamp: LocalTimestamp, text: String, line: Int, file: String) throws(CheckViolation) {
+        let implied = stamp.utcSeconds - seconds
+        guard let start else {
+            start = (implied, file, line)
+            return
+        }
+        guard implied != start.utcSeconds else { return }
+        let offBy = implied - start.utcSeconds
+        throw CheckViolation(
+            file: file, line: line, kind: .badData,
+            message: "time '\(text)' is not the instant of seconds \(seconds): it puts the run's start \(DurationText.format(Double(abs(offBy)))) \(offBy > 0 ? "later" : "earlier") than \(start.file == file ? "" : start.file + " ")line \(start.line) does (each row's time must be the start plus its seconds)")
+    }
 
     mutating func index(of widget: String, line: Int, file: String) throws(CheckViolation) -> Int {
         if let known = widgetIndex[widget] { return known }
@@ -172,6 +199,7 @@ struct ReloadsAudit {
             guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
+            try checkSameInstant(seconds: seconds, time: stamp, text: f[1], line: row.line, file: file)
             let widgetName = f[2] + "/" + f[3]
             let widget = try index(of: widgetName, line: row.line, file: file)
             let trigger = f[5]
@@ -276,6 +304,7 @@ struct ReloadsAudit {
             let stale = try f.number(6, "stale", 0...1, line: row.line, file: file)
             let staleness = try f.number(7, "staleness_seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time") }
+            try checkSameInstant(seconds: seconds, time: stamp, text: f[1], line: row.line, file: file)
             let key = DayKey(day: stamp.dayIndex(secondsSinceStart: seconds), widget: widget)
             var dayTotals = totals[key] ?? DayTotals()
             dayTotals.views += 1
