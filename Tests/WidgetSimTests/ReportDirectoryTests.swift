@@ -68,6 +68,21 @@ struct ReportDirectoryTests {
         #expect(try Self.hidden(in: directory) == [".out.tmp-\(live)-1", ".out.tmp-notes", ".out.widgetsim-run-\(live)-1"])
     }
 
+    /// Scratch paths of this process's id that an earlier process with the
+    /// same id left without a marker (pids repeat, in a container from 1)
+    /// are passed over, not removed, and the run completes.
+    @Test func scratchPathsTakenByAnEarlierProcessOfTheSameIdArePassedOver() throws {
+        let directory = Paths.temporaryDirectory("taken")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The next tokens this process hands out (other tests may take some meanwhile).
+        let next = InterruptionGuard.shared.nextToken() + 1
+        let taken = (next..<next + 200).map { directory.appendingPathComponent(".out.tmp-\(getpid())-\($0)") }
+        for path in taken { try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false) }
+        try ReportDirectory.write(Self.files, to: directory.appendingPathComponent("out").path)
+        #expect(try String(contentsOf: directory.appendingPathComponent("out/summary.md"), encoding: .utf8) == "new\n")
+        #expect(try Self.hidden(in: directory) == taken.map(\.lastPathComponent).sorted())
+    }
+
     /// A run killed between the two renames of the fallback swap leaves the
     /// old reports set aside and no directory: the next run puts them back first.
     /// A run whose process this one cannot see (another PID namespace: a

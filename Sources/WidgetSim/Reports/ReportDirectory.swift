@@ -504,14 +504,31 @@ public enum ReportDirectory {
         let temporary: URL
         let retired: URL
 
+        /// Tokens tried before the run gives up looking for unused paths.
+        static let maximumTokensTried = 1_000
+
         init(beside destination: URL) {
             let parent = destination.deletingLastPathComponent()
             let name = destination.lastPathComponent
-            let token = "\(getpid())-\(InterruptionGuard.shared.nextToken())"
             self.destination = destination
-            marker = parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(token)")
-            temporary = parent.appendingPathComponent(".\(name).tmp-\(token)")
-            retired = parent.appendingPathComponent(".\(name).old-\(token)")
+            func paths(_ token: String) -> (marker: URL, temporary: URL, retired: URL) {
+                (parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(token)"),
+                 parent.appendingPathComponent(".\(name).tmp-\(token)"),
+                 parent.appendingPathComponent(".\(name).old-\(token)"))
+            }
+            // A token whose paths are taken is skipped: another process had
+            // this id before (pids repeat, in a container from 1) and left
+            // them without a marker, so no run removes them, and they are not
+            // this run's to remove. Before, the run failed naming only the
+            // destination. If every token tried is taken, the last is used,
+            // and creating its paths fails and says so.
+            var chosen = paths("\(getpid())-\(InterruptionGuard.shared.nextToken())")
+            for _ in 1..<Scratch.maximumTokensTried {
+                var status = stat()
+                guard [chosen.marker, chosen.temporary, chosen.retired].contains(where: { lstat($0.path, &status) == 0 }) else { break }
+                chosen = paths("\(getpid())-\(InterruptionGuard.shared.nextToken())")
+            }
+            (marker, temporary, retired) = chosen
         }
 
         /// Registers the paths, then creates the marker and the temporary
