@@ -150,6 +150,19 @@ struct CheckTests {
         #expect(throws: Never.self) { try ReportChecker.checkReloadsLog(log, file: "log.csv", rules: ReportRules()) }
     }
 
+    /// An offset no clock has (minutes past 59, beyond -12:00...+14:00) is
+    /// not a time: it would only make the row's instant wrong.
+    @Test(arguments: ["+01:75", "+15:00", "-13:00"])
+    func aTimeWithAnImpossibleOffsetIsRefused(offset: String) throws {
+        let header = ReportWriter.reloadsHeader.joined(separator: ",")
+        let log = "\(header)\n0,2026-05-04T09:00:00\(offset),iphone,w,k,initial,0,0,50,0,ok,1,after,900\n"
+        #expect(throws: CheckViolation(
+            file: "log.csv", line: 2, kind: .badData,
+            message: "time '2026-05-04T09:00:00\(offset)' is not ISO 8601 local time with its offset (-12:00 to +14:00), such as 2026-03-02T07:15:00+01:00")) {
+            try ReportChecker.checkReloadsLog(log, file: "log.csv", rules: ReportRules())
+        }
+    }
+
     /// F22: a timed-out call produces no timeline.
     @Test func aTimedOutCallWithATimelineIsCaught() throws {
         let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[5] == "policy" }) { $0[10] = "timed_out" }

@@ -93,10 +93,16 @@ struct LocalTimestamp {
     init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 25, let civil = CivilDateTime.leading(bytes), bytes[19] == 0x2B || bytes[19] == 0x2D, bytes[22] == 0x3A,
-              let hours = CivilDateTime.decimal(bytes, 20..<22), let minutes = CivilDateTime.decimal(bytes, 23..<25) else { return nil }
+              let hours = CivilDateTime.decimal(bytes, 20..<22), let minutes = CivilDateTime.decimal(bytes, 23..<25), minutes < 60 else { return nil }
         localSeconds = civil.localSeconds
         utcOffsetSeconds = (bytes[19] == 0x2D ? -1 : 1) * (hours * Seconds.hour + minutes * Seconds.minute)
+        // The offsets a scenario may give a device, as a phone's log allows them (`OffsetTimestamp`).
+        guard (-12 * Seconds.hour...14 * Seconds.hour).contains(utcOffsetSeconds) else { return nil }
     }
+
+    /// What a time that does not parse is told.
+    static let expected = "ISO 8601 local time with its offset (-12:00 to +14:00), such as 2026-03-02T07:15:00+01:00"
+
 
     /// The instant, as seconds since 1970-01-01T00:00Z.
     var utcSeconds: Int { localSeconds - utcOffsetSeconds }
@@ -198,7 +204,7 @@ struct ReloadsAudit {
             let seconds = try f.number(0, "seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard seconds >= previous else { throw malformed("rows are not in time order: \(seconds) after \(previous)") }
             previous = seconds
-            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time such as 2026-03-02T07:15:00+01:00") }
+            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not \(LocalTimestamp.expected)") }
             try checkSameInstant(seconds: seconds, time: stamp, text: f[1], line: row.line, file: file)
             let widgetName = f[2] + "/" + f[3]
             let widget = try index(of: widgetName, line: row.line, file: file)
@@ -303,7 +309,7 @@ struct ReloadsAudit {
             let widget = try index(of: widgetName, line: row.line, file: file)
             let stale = try f.number(6, "stale", 0...1, line: row.line, file: file)
             let staleness = try f.number(7, "staleness_seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file)
-            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not ISO 8601 local time") }
+            guard let stamp = LocalTimestamp(f[1]) else { throw malformed("time '\(f[1])' is not \(LocalTimestamp.expected)") }
             try checkSameInstant(seconds: seconds, time: stamp, text: f[1], line: row.line, file: file)
             let key = DayKey(day: stamp.dayIndex(secondsSinceStart: seconds), widget: widget)
             var dayTotals = totals[key] ?? DayTotals()
