@@ -103,7 +103,6 @@ struct LocalTimestamp {
     /// What a time that does not parse is told.
     static let expected = "ISO 8601 local time with its offset (-12:00 to +14:00), such as 2026-03-02T07:15:00+01:00"
 
-
     /// The instant, as seconds since 1970-01-01T00:00Z.
     var utcSeconds: Int { localSeconds - utcOffsetSeconds }
 
