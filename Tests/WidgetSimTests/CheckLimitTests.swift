@@ -74,6 +74,39 @@ struct CheckLimitTests {
         }
     }
 
+    /// The busiest stretch ending at a reload counts the refill since the
+    /// reload before it, even when a quiet day made the trail forget that
+    /// one (it keeps only the trailing 24 hours): days of more than 64
+    /// reloads, then days of none.
+    @Test func aStretchCountsTheRefillAcrossADayTheTrailForgot() {
+        var random = StreamSeed(8).stream()
+        var trail = BudgetAuditTrail()
+        var reference = BudgetAuditTrail.Stretch()
+        let rate = 40.0 / Double(Seconds.day)
+        var previous: Int?
+        var t = 0
+        for day in 0..<12 {
+            t = day * Seconds.day
+            // Busy days and quiet ones, so the trail's window empties and is compacted.
+            guard day % 3 != 1 else { continue }
+            for _ in 0..<(100 + random.nextInt(below: 60)) {
+                t += 60 + random.nextInt(below: 400)
+                trail.advance(to: t - 1, localSecondOfDay: 0)
+                trail.append(t, limit: 40)
+                trail.advance(to: t, localSecondOfDay: 0)
+                trail.recordStretch(rate: rate)
+                // The same recurrence, on every reload the log ever had.
+                let carried = reference.count == 0 ? 0 : reference.excess - Double(t - (previous ?? t)) * rate
+                reference = carried > 0
+                    ? BudgetAuditTrail.Stretch(start: reference.start, count: reference.count + 1, excess: carried + 1)
+                    : BudgetAuditTrail.Stretch(start: t, count: 1, excess: 1)
+                previous = t
+                #expect(trail.stretch == reference, "at \(t)")
+                #expect(trail.lastTime == t)
+            }
+        }
+    }
+
     /// The trail's queries, kept in amortised O(1), agree with recounting.
     @Test func theAuditTrailAgreesWithRecounting() {
         var random = StreamSeed(4).stream()

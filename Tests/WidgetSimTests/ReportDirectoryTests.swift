@@ -83,6 +83,34 @@ struct ReportDirectoryTests {
         #expect(try Self.hidden(in: directory) == taken.map(\.lastPathComponent).sorted())
     }
 
+    /// When every token a run may try is taken, the run refuses, naming
+    /// them, and removes none of what it found: a report directory and a
+    /// single file alike.
+    @Test func whenEveryScratchTokenIsTakenTheRunRefusesAndRemovesNothing() throws {
+        let directory = Paths.temporaryDirectory("all-taken")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (write, name) in [
+            ({ try ReportDirectory.write(Self.files, to: $0) } as (String) throws -> Void, "out"),
+            ({ try ReportDirectory.writeFile("new\n", to: $0) }, "log.csv"),
+        ] {
+            // The next tokens this process hands out, and room for those other tests take meanwhile.
+            let next = InterruptionGuard.shared.nextToken() + 1
+            for token in next..<next + ReportDirectory.Scratch.maximumTokensTried + 500 {
+                try FileManager.default.createDirectory(
+                    at: directory.appendingPathComponent(".\(name).tmp-\(getpid())-\(token)"), withIntermediateDirectories: false)
+                try "mine\n".write(to: directory.appendingPathComponent(".\(name).old-\(getpid())-\(token)"), atomically: false, encoding: .utf8)
+            }
+            let before = try Self.hidden(in: directory)
+            do {
+                try write(directory.appendingPathComponent(name).path)
+                Issue.record("\(name): the run went ahead")
+            } catch {
+                #expect("\(error)".contains("are all taken, left by earlier processes with the same id; remove them"), "\(error)")
+            }
+            #expect(try Self.hidden(in: directory) == before)
+        }
+    }
+
     /// A run killed between the two renames of the fallback swap leaves the
     /// old reports set aside and no directory: the next run puts them back first.
     /// A run whose process this one cannot see (another PID namespace: a

@@ -171,7 +171,7 @@ struct ReloadsAudit {
         let offBy = implied - start.utcSeconds
         throw CheckViolation(
             file: file, line: line, kind: .badData,
-            message: "time '\(text)' is not the instant of seconds \(seconds): it puts the run's start \(DurationText.format(Double(abs(offBy)))) \(offBy > 0 ? "later" : "earlier") than \(start.file == file ? "" : start.file + " ")line \(start.line) does (each row's time must be the start plus its seconds)")
+            message: "time '\(text)' and seconds \(seconds) put the run's start \(DurationText.format(Double(abs(offBy)))) \(offBy > 0 ? "later" : "earlier") than \(start.file == file ? "" : start.file + " ")line \(start.line) does: each row's time must be the start plus its seconds, so one of the two lines is wrong")
     }
 
     mutating func index(of widget: String, line: Int, file: String) throws(CheckViolation) -> Int {

@@ -233,12 +233,17 @@ public struct OffsetTimestamp: Equatable, Sendable {
     }
 
     /// Nil unless `text` is such a timestamp with a valid date in the years
-    /// 1969...2999 and an offset from -12:00 to +14:00. 1969: a run that
+    /// 1969...3000 and an offset from -12:00 to +14:00. 1969: a run that
     /// starts at 1970-01-01T00:00 in one time zone has devices in others
-    /// whose local clocks still read 1969, and their logs must read back.
+    /// whose local clocks still read 1969; 3000: a run that starts late in
+    /// 2999 ends in 3000. The logs of both must read back.
+    /// The years a log's times may fall in: those of a run's start
+    /// (`ScenarioDecoder.startYears`), a year wider on each side.
+    public static let years = 1969...3000
+
     public init?(_ text: Substring) {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), (1969...2999).contains(civil.year) else { return nil }
+        guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), OffsetTimestamp.years.contains(civil.year) else { return nil }
         func number(_ range: Range<Int>) -> Int? { CivilDateTime.decimal(bytes, range) }
         var index = 19
         if bytes[index] == 0x2E {

@@ -194,6 +194,7 @@ public enum ReportDirectory {
             }
             let retired = scratch.retired
             try rename(target.path, to: retired.path)
+            scratch.setAsideOldReports = true
             do throws(ReportWriteError) {
                 try rename(staging.path, to: target.path)
             } catch {
@@ -256,9 +257,8 @@ public enum ReportDirectory {
         try scratch.begin(directory: false)
         defer { scratch.end() }
         try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
-            if let failure = writeFile(bytes: contents.utf8, to: scratch.temporary.path) {
-                throw .cannotWrite(path: path, reason: failure)
-            }
+            let failure = writeFile(bytes: contents.utf8, to: scratch.temporary.path, created: &scratch.madeTemporary)
+            if let failure { throw .cannotWrite(path: path, reason: failure) }
         }
         if completesRun {
             try InterruptionGuard.shared.commit(destination: url.path) { () throws(ReportWriteError) in
@@ -503,6 +503,11 @@ public enum ReportDirectory {
         let marker: URL
         let temporary: URL
         let retired: URL
+        /// Set when every token tried was taken: `begin` refuses, naming them.
+        private let takenTokens: ClosedRange<Int>?
+        /// What this run made of its temporary paths, which alone `end` removes.
+        var madeTemporary = false
+        var setAsideOldReports = false
 
         /// Tokens tried before the run gives up looking for unused paths.
         static let maximumTokensTried = 1_000
@@ -511,29 +516,36 @@ public enum ReportDirectory {
             let parent = destination.deletingLastPathComponent()
             let name = destination.lastPathComponent
             self.destination = destination
-            func paths(_ token: String) -> (marker: URL, temporary: URL, retired: URL) {
-                (parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(token)"),
-                 parent.appendingPathComponent(".\(name).tmp-\(token)"),
-                 parent.appendingPathComponent(".\(name).old-\(token)"))
+            func paths(_ token: Int) -> [URL] {
+                [parent.appendingPathComponent(".\(name)\(Scratch.markerInfix)\(getpid())-\(token)"),
+                 parent.appendingPathComponent(".\(name).tmp-\(getpid())-\(token)"),
+                 parent.appendingPathComponent(".\(name).old-\(getpid())-\(token)")]
             }
-            // A token whose paths are taken is skipped: another process had
-            // this id before (pids repeat, in a container from 1) and left
-            // them without a marker, so no run removes them, and they are not
-            // this run's to remove. Before, the run failed naming only the
-            // destination. If every token tried is taken, the last is used,
-            // and creating its paths fails and says so.
-            var chosen = paths("\(getpid())-\(InterruptionGuard.shared.nextToken())")
-            for _ in 1..<Scratch.maximumTokensTried {
-                var status = stat()
-                guard [chosen.marker, chosen.temporary, chosen.retired].contains(where: { lstat($0.path, &status) == 0 }) else { break }
-                chosen = paths("\(getpid())-\(InterruptionGuard.shared.nextToken())")
+            // A token any of whose paths is there is passed over: another
+            // process had this id before (ids repeat, in a container from 1)
+            // and left them without a marker, so no run removes them, and
+            // they are not this run's to remove. If every token tried is
+            // taken, `begin` refuses and names them.
+            let first = InterruptionGuard.shared.nextToken()
+            var token = first
+            var chosen = paths(token)
+            var status = stat()
+            while chosen.contains(where: { lstat($0.path, &status) == 0 }) && token - first + 1 < Scratch.maximumTokensTried {
+                token = InterruptionGuard.shared.nextToken()
+                chosen = paths(token)
             }
-            (marker, temporary, retired) = chosen
+            takenTokens = chosen.contains(where: { lstat($0.path, &status) == 0 }) ? first...token : nil
+            (marker, temporary, retired) = (chosen[0], chosen[1], chosen[2])
         }
 
         /// Registers the paths, then creates the marker and the temporary
         /// path, in one critical section: an interruption removes them all.
         func begin(directory: Bool) throws(ReportWriteError) {
+            if let takenTokens {
+                let name = destination.lastPathComponent
+                let reason = "the temporary paths beside it that a run of this process id uses, .\(name).tmp-\(getpid())-<n> and the like for n from \(takenTokens.lowerBound) to \(takenTokens.upperBound), are all taken, left by earlier processes with the same id; remove them"
+                throw directory ? .cannotCreate(path: destination.path, reason: reason) : .cannotCreateFile(path: destination.path, reason: reason)
+            }
             try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
                 // The marker goes last in the list: it is removed after the paths it vouches for.
                 for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
@@ -552,6 +564,7 @@ public enum ReportDirectory {
                 guard directory else { return }
                 do {
                     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+                    madeTemporary = true
                 } catch {
                     _ = unlink(marker.path)
                     if lock >= 0 { close(lock) }
@@ -562,14 +575,16 @@ public enum ReportDirectory {
             }
         }
 
-        /// Removes the temporary paths, then the marker; the marker stays
-        /// if a temporary path could not be removed, so that the next run
-        /// to this destination removes what is left.
+        /// Removes the temporary paths this run made, then the marker; the
+        /// marker stays if a temporary path could not be removed, so that
+        /// the next run to this destination removes what is left. A path
+        /// the run did not make (one that appeared at its name meanwhile)
+        /// is left alone.
         func end() {
             InterruptionGuard.shared.critical {
                 var gone = true
-                for path in [temporary, retired] {
-                    gone = ReportDirectory.removeTree(path.path) && gone
+                for (path, made) in [(temporary, madeTemporary), (retired, setAsideOldReports)] {
+                    if made { gone = ReportDirectory.removeTree(path.path) && gone }
                     InterruptionGuard.shared.unregister(path.path)
                 }
                 if gone { _ = ReportDirectory.removeTree(marker.path) }
@@ -638,10 +653,18 @@ public enum ReportDirectory {
     /// temporary file of Foundation's own (`.dat.nosync*`) appears beside it,
     /// where a killed run would leave it unmarked. Returns why it failed, or nil.
     static func writeFile(bytes: some Sequence<UInt8>, to path: String) -> String? {
+        var created = false
+        return writeFile(bytes: bytes, to: path, created: &created)
+    }
+
+    /// As `writeFile(bytes:to:)`; `created` is set when the file was made,
+    /// even if writing it then failed.
+    static func writeFile(bytes: some Sequence<UInt8>, to path: String, created: inout Bool) -> String? {
         // Always a new file: a path planted in the way (a link to a file of
         // someone else's) makes the write fail rather than go through it.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        created = true
         defer { close(descriptor) }
         return WriteAll.write(Array(bytes)[...], to: descriptor).map { String(cString: strerror($0)) }
     }

@@ -23,13 +23,18 @@ public struct BudgetAuditTrail: Sendable {
     /// `recordStretch(rate:)` measures it.
     public private(set) var stretch = Stretch()
 
-    public init() {}
+    /// The most recent budgeted reload and the one before it, kept apart
+    /// from `times`, which forgets reloads that left the window: after a
+    /// quiet day, the reload before the latest may be one it forgot.
+    public private(set) var lastTime: SimTime?
+    private var timeBeforeLast: SimTime?
 
-    /// The most recent budgeted reload, if any.
-    public var lastTime: SimTime? { times.last }
+    public init() {}
 
     /// Adds a budgeted reload at `t`, under `limit` (0 when the model has none).
     public mutating func append(_ t: SimTime, limit: Int) {
+        timeBeforeLast = lastTime
+        lastTime = t
         times.append(t)
         limits.append(limit)
         while largestLimits.count > largestLimitsHead && limits[largestLimits[largestLimits.count - 1]] <= limit {
@@ -82,8 +87,8 @@ public struct BudgetAuditTrail: Sendable {
     /// ending now either is this reload alone or extends the previous busiest
     /// one, so one step per reload finds it.
     public mutating func recordStretch(rate: Double) {
-        guard let now = times.last else { return }
-        let previous = times.count >= 2 ? times[times.count - 2] : now
+        guard let now = lastTime else { return }
+        let previous = timeBeforeLast ?? now
         let carried = stretch.count == 0 ? 0 : stretch.excess - Double(now - previous) * rate
         if carried > 0 {
             stretch.count += 1

@@ -124,7 +124,7 @@ public struct DeviceLog: Sendable {
             throw bad(column, "longer than \(maximumFieldBytes) bytes")
         }
         guard let time = OffsetTimestamp(fields[0][...]) else {
-            throw bad(0, "'\(DisplayText.singleLine(fields[0]))' is not a time such as 2026-03-02T07:15:03+01:00 (ISO 8601 with its offset, or Z; years 1969 to 2999)")
+            throw bad(0, "'\(DisplayText.singleLine(fields[0]))' is not a time such as 2026-03-02T07:15:03+01:00 (ISO 8601 with its offset, or Z; years \(OffsetTimestamp.years.lowerBound) to \(OffsetTimestamp.years.upperBound))")
         }
         guard let event = Event(rawValue: fields[1]) else {
             throw bad(1, "'\(DisplayText.singleLine(fields[1]))' is not an event; allowed: \(Event.allCases.map(\.rawValue).joined(separator: ", "))")
