@@ -163,6 +163,27 @@ struct CheckTests {
         }
     }
 
+    /// A report `simulate` wrote passes, whatever its shape: here a widget
+    /// seen every 5 minutes on the first day and the fourth only, so its
+    /// budgeted reloads come by the hundred and then not for two days (the
+    /// paced audit once carried the first day's excess across the gap).
+    @Test func aReportOfBusyDaysAndQuietOnesPasses() throws {
+        let views = (0..<288).map { $0 * 300 } + (0..<288).map { 3 * Seconds.day + $0 * 300 }
+        let scenario = """
+            {"name": "busy-then-quiet", "seed": 1, "days": 4, "start": "2026-03-02T00:00", "utcOffset": "+01:00",
+             "devices": [{"id": "d", "user": {"wake": "00:00", "sleep": "23:59"},
+               "pages": [{"name": "home", "viewsPerDay": 0}], "apps": [{"id": "a", "sessionsPerDay": 0}],
+               "widgets": [{"id": "w", "kind": "k", "app": "a", "page": "home",
+                 "provider": {"entries": 1, "policy": "after", "after": "5m"}, "truth": {"changeEvery": "1h"}}],
+               "script": [{"at": [\(views.map { "\"\($0)s\"" }.joined(separator: ","))], "action": "view", "page": "home"}]}]}
+            """
+        let setup = try ScenarioLoader.decode(scenario, file: "busy-then-quiet.json")
+        let files = ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
+        let report = Dictionary(uniqueKeysWithValues: files.map { ("r/" + $0.name, $0.contents) })
+        #expect(report["r/reloads.csv"]!.split(separator: "\n").filter { $0.contains(",policy,1,") }.count > 100)
+        #expect(Self.check(report) == nil, "\(String(describing: Self.check(report)))")
+    }
+
     /// F22: a timed-out call produces no timeline.
     @Test func aTimedOutCallWithATimelineIsCaught() throws {
         let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[5] == "policy" }) { $0[10] = "timed_out" }
