@@ -107,7 +107,7 @@ struct SimulateCommand: Command {
             do {
                 try ReportDirectory.writeFile(log.render(), to: logged.path, completesRun: false)
             } catch {
-                throw CommandError(error.description, code: .ioError)
+                throw CommandError(error)
             }
         }
         // An earlier run's trace, or timeline of a widget this run does not

@@ -184,6 +184,21 @@ struct CheckTests {
         #expect(Self.check(report) == nil, "\(String(describing: Self.check(report)))")
     }
 
+    /// `parameters.csv` records the run's rules exactly, so `check` audits
+    /// the rules the run had: a burst of more than 4 decimals as well as a
+    /// plain one, which keeps its usual 4-decimal form.
+    @Test func theRecordedRulesAreTheRunsOwnToTheLastDigit() throws {
+        for (pacing, bucket) in [(2.0, 0.25), (2.00004999, 0.00104999), (1.0 / 3.0 + 1, 0.1)] {
+            var parameters = SchedulerParameters()
+            parameters.pacingBurst = pacing
+            parameters.tokenBucketBurst = bucket
+            let text = ReportRules(parameters).csv()
+            let read = try ReportRules.parse(text, file: "parameters.csv")
+            #expect(read.parameters.pacingBurst == pacing && read.parameters.tokenBucketBurst == bucket, "\(text)")
+        }
+        #expect(ReportRules(SchedulerParameters()).csv().contains("pacing_burst,2.0000\n"))
+    }
+
     /// F22: a timed-out call produces no timeline.
     @Test func aTimedOutCallWithATimelineIsCaught() throws {
         let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[5] == "policy" }) { $0[10] = "timed_out" }

@@ -111,6 +111,49 @@ struct ReportDirectoryTests {
         }
     }
 
+    /// An interruption removes only what its run made: the path the old
+    /// reports may be set aside at is not the run's until they are moved
+    /// there, and a single file's temporary path not until it is written.
+    @Test func anInterruptionWouldRemoveOnlyWhatTheRunMade() throws {
+        let directory = Paths.temporaryDirectory("registered")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reports = ReportDirectory.Scratch(beside: directory.appendingPathComponent("out"))
+        try reports.begin(directory: true)
+        #expect(InterruptionGuard.shared.isRegistered(reports.marker.path))
+        #expect(InterruptionGuard.shared.isRegistered(reports.temporary.path))
+        #expect(!InterruptionGuard.shared.isRegistered(reports.retired.path))
+        reports.end()
+        #expect(!InterruptionGuard.shared.isRegistered(reports.marker.path))
+        let file = ReportDirectory.Scratch(beside: directory.appendingPathComponent("log.csv"))
+        try file.begin(directory: false)
+        #expect(InterruptionGuard.shared.isRegistered(file.marker.path))
+        #expect(!InterruptionGuard.shared.isRegistered(file.temporary.path))
+        file.end()
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
+    /// A name the file system takes, but too long for the temporary names
+    /// beside it, is refused before any work, saying so (a single file in
+    /// its own words).
+    @Test func aNameTooLongForTheTemporaryNamesBesideItIsRefused() throws {
+        let directory = Paths.temporaryDirectory("long")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = String(repeating: "a", count: 240)
+        #expect(throws: ReportWriteError.self) { try ReportDirectory.write(Self.files, to: directory.appendingPathComponent(name).path) }
+        do {
+            try ReportDirectory.writeFile("x\n", to: directory.appendingPathComponent(name + ".csv").path)
+            Issue.record("the file was written")
+        } catch {
+            #expect("\(error)".contains("cannot write the file there: its name is 244 bytes, too long for the temporary names"), "\(error)")
+        }
+        do {
+            try ReportDirectory.write(Self.files, to: directory.appendingPathComponent(name).path)
+        } catch {
+            #expect("\(error)".contains("cannot create the report directory: its name is 240 bytes, too long"), "\(error)")
+        }
+        #expect(try Self.hidden(in: directory) == [])
+    }
+
     /// A run killed between the two renames of the fallback swap leaves the
     /// old reports set aside and no directory: the next run puts them back first.
     /// A run whose process this one cannot see (another PID namespace: a

@@ -77,7 +77,21 @@ public enum ReportDirectory {
     public static func checkDestination(_ directory: String) throws(ReportWriteError) -> URL {
         let target = try resolve(directory)
         try refuseForeignDirectory(target, producing: knownReportFiles)
+        try requireRoomForScratchNames(beside: target, directory: true)
         return target
+    }
+
+    /// Refuses an output whose name leaves no room for the temporary names
+    /// a run writes beside it (`Scratch`): a file system takes at most 255
+    /// bytes a name, and the marker's adds its infix, the process id and a
+    /// token (counted at up to 6 digits). Checked before a run and again
+    /// when it writes, so that a long run is not wasted on a name.
+    static func requireRoomForScratchNames(beside url: URL, directory: Bool) throws(ReportWriteError) {
+        let name = url.lastPathComponent
+        let overhead = 1 + Scratch.markerInfix.utf8.count + String(getpid()).utf8.count + 1 + 6
+        guard name.utf8.count + overhead > 255 else { return }
+        let reason = "its name is \(name.utf8.count) bytes, too long for the temporary names a run writes beside it (such as .<name>\(Scratch.markerInfix)\(getpid())-<n>); give a name of at most \(255 - overhead) bytes"
+        throw directory ? .cannotCreate(path: url.path, reason: reason) : .cannotCreateFile(path: url.path, reason: reason)
     }
 
     /// Checks, before a run, that a single file can be written at `path`:
@@ -114,6 +128,7 @@ public enum ReportDirectory {
         if lstat(url.path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
             throw .cannotCreateFile(path: url.path, reason: "it is \(InputFile.kindName(status.st_mode & S_IFMT)), not a regular file; give the path of a file")
         }
+        try requireRoomForScratchNames(beside: url, directory: false)
         return url
     }
 
@@ -195,6 +210,7 @@ public enum ReportDirectory {
             let retired = scratch.retired
             try rename(target.path, to: retired.path)
             scratch.setAsideOldReports = true
+            runGuard.register(retired.path, before: scratch.marker.path)
             do throws(ReportWriteError) {
                 try rename(staging.path, to: target.path)
             } catch {
@@ -258,6 +274,7 @@ public enum ReportDirectory {
         defer { scratch.end() }
         try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
             let failure = writeFile(bytes: contents.utf8, to: scratch.temporary.path, created: &scratch.madeTemporary)
+            if scratch.madeTemporary { InterruptionGuard.shared.register(scratch.temporary.path, before: scratch.marker.path) }
             if let failure { throw .cannotWrite(path: path, reason: failure) }
         }
         if completesRun {
@@ -541,14 +558,19 @@ public enum ReportDirectory {
         /// Registers the paths, then creates the marker and the temporary
         /// path, in one critical section: an interruption removes them all.
         func begin(directory: Bool) throws(ReportWriteError) {
+            func refusal(_ reason: String) -> ReportWriteError {
+                directory ? .cannotCreate(path: destination.path, reason: reason) : .cannotCreateFile(path: destination.path, reason: reason)
+            }
+            let name = destination.lastPathComponent
+            try ReportDirectory.requireRoomForScratchNames(beside: destination, directory: directory)
             if let takenTokens {
-                let name = destination.lastPathComponent
-                let reason = "the temporary paths beside it that a run of this process id uses, .\(name).tmp-\(getpid())-<n> and the like for n from \(takenTokens.lowerBound) to \(takenTokens.upperBound), are all taken, left by earlier processes with the same id; remove them"
-                throw directory ? .cannotCreate(path: destination.path, reason: reason) : .cannotCreateFile(path: destination.path, reason: reason)
+                throw refusal("the temporary paths beside it that a run of this process id uses, .\(name).tmp-\(getpid())-<n> and the like for n from \(takenTokens.lowerBound) to \(takenTokens.upperBound), are all taken, left by earlier processes with the same id; remove them")
             }
             try InterruptionGuard.shared.critical { () throws(ReportWriteError) in
-                // The marker goes last in the list: it is removed after the paths it vouches for.
-                for path in [temporary, retired, marker] { InterruptionGuard.shared.register(path.path) }
+                // The marker alone for now: an interruption removes a
+                // temporary path only once this run has made it (each goes
+                // ahead of the marker, which is removed after them).
+                InterruptionGuard.shared.register(marker.path)
                 if let failure = ReportDirectory.writeFile(bytes: "widgetsim \(getpid())\n".utf8, to: marker.path) {
                     // Made but not written (a full disk): a write failure,
                     // and the half-made marker goes. Not made: nothing to undo.
@@ -557,7 +579,7 @@ public enum ReportDirectory {
                     if made { _ = unlink(marker.path) }
                     for path in [temporary, retired, marker] { InterruptionGuard.shared.unregister(path.path) }
                     let place = "\(failure) (writing in \(marker.deletingLastPathComponent().path))"
-                    throw made ? .cannotWrite(path: destination.path, reason: place) : .cannotCreate(path: destination.path, reason: place)
+                    throw made ? .cannotWrite(path: destination.path, reason: place) : refusal(place)
                 }
                 lock = open(marker.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
                 if lock >= 0 { _ = flock(lock, LOCK_EX) }
@@ -565,6 +587,7 @@ public enum ReportDirectory {
                 do {
                     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
                     madeTemporary = true
+                    InterruptionGuard.shared.register(temporary.path, before: marker.path)
                 } catch {
                     _ = unlink(marker.path)
                     if lock >= 0 { close(lock) }
@@ -736,6 +759,19 @@ public final class InterruptionGuard: @unchecked Sendable {
 
     /// Registers a path to remove on interruption; call inside `critical`.
     func register(_ path: String) { paths.append(path) }
+
+    /// Registers a path its run made after its marker, ahead of the marker,
+    /// which is removed only after the paths it vouches for; call inside `critical`.
+    func register(_ path: String, before marker: String) {
+        paths.insert(path, at: paths.firstIndex(of: marker) ?? paths.endIndex)
+    }
+
+    /// True while `path` would be removed by an interruption (for tests).
+    func isRegistered(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths.contains(path)
+    }
 
     /// Forgets a registered path; call inside `critical`.
     func unregister(_ path: String) { paths.removeAll { $0 == path } }

@@ -61,14 +61,14 @@ public struct ReportRules: Equatable, Sendable {
         wholeNumber("minimum_spacing_seconds", 0...Seconds.day, \.minimumSpacing),
         wholeNumber("pacing_window_seconds", Seconds.hour...Seconds.day, \.pacingWindow),
         Row(name: "pacing_burst", allowed: "a number from 1 to 100",
-            write: { FixedDecimal.format($0.pacingBurst, decimals: 4) },
+            write: { exactly($0.pacingBurst) },
             read: { text, parameters in
                 guard let burst = Double(text), burst >= 1, burst <= 100 else { return false }
                 parameters.pacingBurst = burst
                 return true
             }),
         Row(name: "token_bucket_burst", allowed: "a number from 0.001 to 1",
-            write: { FixedDecimal.format($0.tokenBucketBurst, decimals: 4) },
+            write: { exactly($0.tokenBucketBurst) },
             read: { text, parameters in
                 guard let burst = Double(text), burst >= 0.001, burst <= 1 else { return false }
                 parameters.tokenBucketBurst = burst
@@ -85,6 +85,15 @@ public struct ReportRules: Equatable, Sendable {
         wholeNumber("maximum_reliable_entries", 1...ConfiguredProvider.Settings.maximumEntries, \.maximumReliableEntries),
         wholeNumber("early_reload_window_seconds", 0...Seconds.day, \.earlyReloadWindow),
     ]
+
+    /// `value` with 4 decimals when they give it back exactly, otherwise
+    /// every digit it needs: `check` audits the rules as written, so they
+    /// must be the run's own (a burst of 2.00004999 written as 2.0000 made
+    /// a report `simulate` wrote fail its audit).
+    static func exactly(_ value: Double) -> String {
+        let fixed = FixedDecimal.format(value, decimals: 4)
+        return Double(fixed) == value ? fixed : "\(value)"
+    }
 
     static func wholeNumber(_ name: String, _ range: ClosedRange<Int>, _ field: WritableKeyPath<SchedulerParameters, Int> & Sendable) -> Row {
         Row(name: name, allowed: "whole numbers \(range.lowerBound)...\(range.upperBound)",
