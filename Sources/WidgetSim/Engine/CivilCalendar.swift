@@ -232,16 +232,16 @@ public struct OffsetTimestamp: Equatable, Sendable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
-    /// Nil unless `text` is such a timestamp with a valid date in the years
-    /// 1969...9999 and an offset from -12:00 to +14:00. 1969: a run that
-    /// starts at 1970-01-01T00:00 in one time zone has devices in others
-    /// whose local clocks still read 1969. No bound nearer than four digits
-    /// above: a run that starts late in 2999 ends in 3001 on a device far
-    /// east of it, and a `reload_after` date may be later still. The logs
-    /// of both must read back.
-    /// The years a log's times may fall in.
+    /// The years a log's times may fall in. 1969: a run that starts at
+    /// 1970-01-01T00:00 in one time zone has devices in others whose local
+    /// clocks still read 1969. No bound nearer than four digits above: a
+    /// run that starts late in 2999 ends in 3001 on a device far east of
+    /// it, and a `reload_after` date may be later still. The logs of both
+    /// must read back.
     public static let years = 1969...9999
 
+    /// Nil unless `text` is such a timestamp with a valid date in `years`
+    /// and an offset from -12:00 to +14:00.
     public init?(_ text: Substring) {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, let civil = CivilDateTime.leading(bytes, allowingSpace: true), OffsetTimestamp.years.contains(civil.year) else { return nil }

@@ -555,8 +555,9 @@ public enum ReportDirectory {
             (marker, temporary, retired) = (chosen[0], chosen[1], chosen[2])
         }
 
-        /// Registers the paths, then creates the marker and the temporary
-        /// path, in one critical section: an interruption removes them all.
+        /// Creates the marker and, for a report directory, the temporary
+        /// path, in one critical section, registering each as it is made:
+        /// an interruption removes what the run made, and only that.
         func begin(directory: Bool) throws(ReportWriteError) {
             func refusal(_ reason: String) -> ReportWriteError {
                 directory ? .cannotCreate(path: destination.path, reason: reason) : .cannotCreateFile(path: destination.path, reason: reason)
