@@ -96,8 +96,7 @@ struct LocalTimestamp {
               let hours = CivilDateTime.decimal(bytes, 20..<22), let minutes = CivilDateTime.decimal(bytes, 23..<25), minutes < 60 else { return nil }
         localSeconds = civil.localSeconds
         utcOffsetSeconds = (bytes[19] == 0x2D ? -1 : 1) * (hours * Seconds.hour + minutes * Seconds.minute)
-        // The offsets a scenario may give a device, as a phone's log allows them (`OffsetTimestamp`).
-        guard (-12 * Seconds.hour...14 * Seconds.hour).contains(utcOffsetSeconds) else { return nil }
+        guard CivilCalendar.utcOffsets.contains(utcOffsetSeconds) else { return nil }
     }
 
     /// What a time that does not parse is told.

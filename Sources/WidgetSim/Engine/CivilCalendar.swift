@@ -74,6 +74,10 @@ public struct CivilCalendar: Equatable, Sendable {
     public let startEpochSeconds: Int
     /// This device's offset from UTC, in seconds (east positive).
     public let utcOffsetSeconds: Int
+    /// The offsets from UTC a clock may have, in seconds: -12:00 to +14:00,
+    /// the zones in use. Scenarios, device logs, partial files and `check`
+    /// all hold times to it.
+    public static let utcOffsets = -12 * Seconds.hour...14 * Seconds.hour
     /// Local seconds since 1970-01-01T00:00 at local midnight of the day that contains t = 0.
     let _firstLocalMidnight: Int
     /// Local seconds since midnight at t = 0, in 0..<86400: the day index and
@@ -261,7 +265,7 @@ public struct OffsetTimestamp: Equatable, Sendable {
                   let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), minutes < 60 else { return nil }
             let magnitude = hours * Seconds.hour + minutes * Seconds.minute
             offset = bytes[index] == 0x2D ? -magnitude : magnitude
-            guard (-12 * Seconds.hour...14 * Seconds.hour).contains(offset) else { return nil }
+            guard CivilCalendar.utcOffsets.contains(offset) else { return nil }
         }
         self.init(epochSeconds: civil.localSeconds - offset, utcOffsetSeconds: offset)
     }

@@ -68,7 +68,7 @@ public enum FleetPartialFile {
         guard start.isValid, ScenarioDecoder.startYears.contains(year) else {
             throw reader.error("'start' is not a valid date and time in the years \(ScenarioDecoder.startYears.lowerBound)...\(ScenarioDecoder.startYears.upperBound)")
         }
-        let offset = try reader.whole("utc-offset", in: -12 * Seconds.hour...14 * Seconds.hour)
+        let offset = try reader.whole("utc-offset", in: CivilCalendar.utcOffsets)
         let devices = try reader.whole("devices", in: 1...FleetSetup.maximumDevices)
         let warmUpDays = try reader.whole("warm-up-days", in: 0...30)
         let shardFields = try reader.value("shards").split(separator: " ", omittingEmptySubsequences: false)

@@ -804,8 +804,8 @@ public final class InterruptionGuard: @unchecked Sendable {
     public func interrupted(by signal: Int32, report: (String) -> Void) -> Never {
         lock.lock()
         // Never unlocked: nothing may write, swap or exit after this.
-        // A run's marker is registered after its temporary paths, and stays
-        // if one of them could not be removed: the next run removes the rest.
+        // A run's marker comes after its temporary paths in the list, and
+        // stays if one of them could not be removed: the next run removes the rest.
         var gone = true
         for path in paths {
             if path.contains(ReportDirectory.Scratch.markerInfix) {

@@ -78,7 +78,7 @@ extension ScenarioDecoder {
             throw value.invalid("\"\(text)\" is not a UTC offset", allowed: allowed)
         }
         let seconds = (characters[0] == "-" ? -1 : 1) * (hours * Seconds.hour + minutes * Seconds.minute)
-        guard seconds >= -12 * Seconds.hour && seconds <= 14 * Seconds.hour else {
+        guard CivilCalendar.utcOffsets.contains(seconds) else {
             throw value.invalid("\"\(text)\" is out of range", allowed: allowed)
         }
         return seconds
