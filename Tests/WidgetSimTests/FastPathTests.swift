@@ -324,4 +324,21 @@ struct FastPathTests {
             #expect(flattened.isEmpty(index) == list.isEmpty)
         }
     }
+
+    /// Grouping by key gives the lists that filtering the indices by each key
+    /// gave (the form it replaced), keys outside the range in none.
+    @Test func indexListsGroupedByKeyAreTheFilteredLists() {
+        var random = RandomStream(seed: 17)
+        for _ in 0..<300 {
+            let listCount = random.nextInt(below: 6)
+            let keys = (0..<random.nextInt(below: 12)).map { _ in random.nextInt(below: listCount + 3) - 1 }
+            let grouped = IndexLists(listCount: listCount, grouping: keys)
+            for list in 0..<listCount {
+                let filtered = keys.indices.filter { keys[$0] == list }
+                #expect(Array(grouped.list(list)) == filtered, "keys \(keys), list \(list)")
+                #expect(grouped.positions(of: list).map(grouped.member(at:)) == filtered)
+                #expect(grouped.isEmpty(list) == filtered.isEmpty)
+            }
+        }
+    }
 }

@@ -113,8 +113,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         self.seed = seed
 
         pageOfWidget = device.widgets.map(\.page)
-        widgetsOnPage = IndexLists(device.pages.indices.map { page in device.widgets.indices.filter { device.widgets[$0].page == page } })
-        widgetsOfApp = IndexLists(device.apps.indices.map { app in device.widgets.indices.filter { device.widgets[$0].app == app } })
+        widgetsOnPage = IndexLists(listCount: device.pages.count, grouping: pageOfWidget)
+        widgetsOfApp = IndexLists(listCount: device.apps.count, grouping: device.widgets.map(\.app))
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = StateTable(device.pages.map { seed.derived("views", $0.name).stream() })
         viewArrivals = StateTable(Array(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count))

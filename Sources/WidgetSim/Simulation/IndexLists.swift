@@ -13,6 +13,25 @@ struct IndexLists: Sendable {
         members = lists.flatMap { $0 }
     }
 
+    /// `listCount` lists, where list `k` holds, in increasing order, every
+    /// index `i` with `keys[i] == k` (the widgets on each page, given each
+    /// widget's page). A key outside `0..<listCount` puts its index in no
+    /// list. Built by counting, without an array per list: a fleet builds
+    /// two of these for every device it sets up (README, "Speed").
+    init(listCount: Int, grouping keys: [Int]) {
+        var starts = [Int](repeating: 0, count: listCount + 1)
+        for key in keys where 0 <= key && key < listCount { starts[key + 1] += 1 }
+        for list in 0..<listCount { starts[list + 1] += starts[list] }
+        var next = Array(starts.dropLast())
+        var members = [Int](repeating: 0, count: starts[listCount])
+        for (index, key) in keys.enumerated() where 0 <= key && key < listCount {
+            members[next[key]] = index
+            next[key] += 1
+        }
+        self.starts = starts
+        self.members = members
+    }
+
     /// The positions of list `list`'s members, for `member(at:)`.
     func positions(of list: Int) -> Range<Int> { starts[list]..<starts[list + 1] }
 
