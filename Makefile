@@ -23,6 +23,9 @@
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
 SWIFT ?= swift
 SCENARIO ?= weather
+# A scenario given as a path (SCENARIO=~/widgets/score.json) writes its
+# reports under its file name (Reports/score/), as one given by name does.
+REPORT_NAME = $(patsubst %.json,%,$(notdir $(SCENARIO)))
 # The committed reports' options (GoldenReportTests checks they agree), so that
 # `make compare` and `make sensitivity` rewrite them byte for byte.
 RUNS ?= 10
@@ -58,25 +61,25 @@ example:
 	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim --disable-build-manifest-caching
 
 simulate: release
-	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(SCENARIO)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 compare: release
-	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(SCENARIO)$(if $(WIDGET),-$(subst /,-,$(WIDGET)) --widget $(WIDGET)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(REPORT_NAME)$(if $(WIDGET),-$(subst /,-,$(WIDGET)) --widget $(WIDGET)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
-	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(SCENARIO) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(REPORT_NAME) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 fleet: release
-	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(SCENARIO) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(REPORT_NAME) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 # The sharded run as a batch engine would do it, with local processes: each
 # shard writes a partial result, then `merge` writes the report.
 SHARDS ?= 4
 fleet-sharded: release
-	rm -rf .shards/$(SCENARIO) && mkdir -p .shards/$(SCENARIO)
+	rm -rf .shards/$(REPORT_NAME) && mkdir -p .shards/$(REPORT_NAME)
 	seq 1 $(SHARDS) | xargs -P $(SHARDS) -I{} $(RELEASE_BIN) fleet $(SCENARIO) --threads 1 -q \
-		--shard {}/$(SHARDS) --partial .shards/$(SCENARIO)/part-{}.txt $(if $(DEVICES),--devices $(DEVICES))
-	$(RELEASE_BIN) merge .shards/$(SCENARIO)/part-*.txt --out Reports/$(SCENARIO)
+		--shard {}/$(SHARDS) --partial .shards/$(REPORT_NAME)/part-{}.txt $(if $(DEVICES),--devices $(DEVICES))
+	$(RELEASE_BIN) merge .shards/$(REPORT_NAME)/part-*.txt --out Reports/$(REPORT_NAME)
 
 # Speed and memory; never part of `make test` (these machines are shared and noisy).
 # The input benchmarks time the release widgetsim binary, so both are built.

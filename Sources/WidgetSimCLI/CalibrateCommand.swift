@@ -133,7 +133,8 @@ struct CalibrateCommand: Command {
                 console.out("  \(estimate.knob.field): \(value)\(interval)")
             case .notIdentifiable: console.out("  \(estimate.knob.field): not identifiable from this log; it needs \(estimate.knob.needs)")
             case .noData: console.out("  \(estimate.knob.field): no data in this log")
-            case .outsideRange: console.out("  \(estimate.knob.field): outside its range; the nearest value \(value) fits worst least")
+            case .outsideRange:
+                console.out("  \(estimate.knob.field): outside its range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(value) came closest")
             }
         }
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")

@@ -29,7 +29,8 @@ struct CheckCommand: Command {
 
         With --device-log, only what a phone can record is audited: for each
         widget, WidgetKit's own calls (those not within 2 minutes of its app's
-        WidgetCenter call) must be --minimum-spacing apart (F13), and the budget
+        WidgetCenter call or of an App Intent run from its button) must be
+        --minimum-spacing apart (F13), and the budget
         the log implies is reported: the most own calls in any 24 hours, and the
         smallest gap. A free reload the app cannot see (a location or locale
         change, F17) also counts as WidgetKit's own, so a close pair names its

@@ -116,14 +116,14 @@ struct ScenarioReference {
                     "\(argument): it is a directory, not a scenario; give a scenario's name (as in 'weather', looked up in \(directory)/) or the path of its .json file",
                     code: .noInput)
             }
-            if case .fileNotFound(let file, nil) = error, argument.hasSuffix(".json"), !argument.contains("/"),
+            if case .fileNotFound(let file, nil, _) = error, argument.hasSuffix(".json"), !argument.contains("/"),
                FileManager.default.fileExists(atPath: "\(directory)/\(argument)") {
                 // "weather.json" is a path, so it is looked for here; the scenario is in the scenario directory.
                 throw CommandError(
                     "\(file): no such scenario file; did you mean '\(directory)/\(argument)', or the name '\(argument.dropLast(5))'?",
                     code: .noInput)
             }
-            if case .fileNotFound(let file, let suggestion) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
+            if case .fileNotFound(let file, let suggestion, _) = error, !argument.contains("/"), !argument.hasSuffix(".json") {
                 // A bare name: suggest among the known scenario names rather than file paths.
                 let names = ScenarioLoader.scenarioNames(in: directory)
                 var hint = Suggestion.hint(for: argument, among: names, style: .clause, quote: "'")

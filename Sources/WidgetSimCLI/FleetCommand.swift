@@ -110,10 +110,12 @@ struct FleetCommand: Command {
     }
 
     func summaryLine(_ result: FleetResult) -> String {
-        let base = result.variants[0].aggregate
-        var text = "\(result.scenario): \(DisplayText.counted(result.deviceCount, "device")) × \(DisplayText.counted(result.days, "day")), \(base.widgetDays) widget-days, \(base.events) events per variant"
+        // Each variant's own counts: variants differ in events (a policy that
+        // reloads less handles fewer), and may differ in widget-days.
+        let events = result.variants.reduce(0) { $0 + $1.aggregate.events }
+        var text = "\(result.scenario): \(DisplayText.counted(result.deviceCount, "device")) × \(DisplayText.counted(result.days, "day")), \(events) events in all"
         for variant in result.variants {
-            text += "\n  \(variant.name): peak \(variant.aggregate.requestsPerMinute.max() ?? 0) requests/minute, \(variant.aggregate.requests) requests"
+            text += "\n  \(variant.name): peak \(variant.aggregate.requestsPerMinute.max() ?? 0) requests/minute, \(variant.aggregate.requests) requests, \(variant.aggregate.widgetDays) widget-days, \(variant.aggregate.events) events"
         }
         return text
     }

@@ -10,6 +10,8 @@ struct ListCommand: Command {
     static let discussion = ""
 
     var directory: String
+    /// True when `--scenarios` named the directory, for the message when it is missing.
+    var directoryGiven: Bool
     var catalog: SwiftCatalog
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
@@ -17,13 +19,17 @@ struct ListCommand: Command {
             throw .usage("'list' takes no arguments, got: \(arguments.positionals.joined(separator: " "))")
         }
         directory = arguments.value("scenarios") ?? "Scenarios"
+        directoryGiven = arguments.value("scenarios") != nil
         self.catalog = catalog
     }
 
     func run(console: Console) throws(CommandError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw CommandError("\(directory): no such directory (option '--scenarios')", code: .noInput)
+            let hint = directoryGiven
+                ? "(option '--scenarios')"
+                : "(the default scenario directory, relative to the current directory: run 'list' from the widgetsim checkout, or give --scenarios <dir>)"
+            throw CommandError("\(directory): no such directory \(hint)", code: .noInput)
         }
         guard isDirectory.boolValue else {
             throw CommandError("\(directory): not a directory (option '--scenarios' names the directory that holds the scenario files)", code: .noInput)

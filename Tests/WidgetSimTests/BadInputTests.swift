@@ -126,6 +126,8 @@ struct BadInputTests {
              message: "bad.json:7:67: field 'devices[0].widgets[1].id': duplicate widget id \"w\"; allowed: ids unique within the device"),
         Case(name: "missing scenario file", scenario: nil, arguments: ["simulate", "missing.json"], code: 66, 
              message: "missing.json: no such scenario file"),
+        Case(name: "missing parameters file", scenario: scenario(), arguments: simulate + ["--parameters", "missing-parameters.json"], code: 66,
+             message: "missing-parameters.json: no such parameters file"),
         Case(name: "unknown scenario name", scenario: nil, arguments: ["simulate", "wether"], code: 66,
              message: "Scenarios/wether.json: no scenario named 'wether'; did you mean 'weather'?", files: ["Scenarios/weather.json": Array("{}".utf8)]),
         Case(name: "scenario directory given as a scenario", scenario: nil, arguments: ["simulate", "Scenarios"], code: 66,

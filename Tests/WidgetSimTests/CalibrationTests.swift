@@ -113,6 +113,72 @@ struct CalibrationTests {
             guard estimate.status == .identified, let interval = estimate.interval else { continue }
             #expect(interval.contains(truth), "\(field): the truth \(truth) is outside the interval \(interval) (estimate \(estimate.value))")
         }
+        // The fitted model (the goodness of fit's) is the one `parameters.json` gives.
+        var fromFile = setup.scheduler
+        for estimate in calibration.estimates where estimate.status == .identified { estimate.knob.set(&fromFile, estimate.value) }
+        #expect(calibration.fitted == fromFile, "the fitted model keeps only the identified values")
+    }
+
+    /// The goodness of fit describes the model `parameters.json` gives: the
+    /// scenario's values with the last pass's identified ones, and no value a
+    /// pass fitted that the last pass did not identify.
+    @Test func theFittedModelIsTheScenarioWithOnlyTheIdentifiedValues() throws {
+        let setup = try Self.phone(after: "1h", days: 8)
+        let log = try Self.log(of: setup) { $0.schedulingDelay = .logNormal(median: 480, p95: 7_200) }
+        var options = Self.smallOptions
+        options.passes = 2
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        var fromFile = setup.scheduler
+        for estimate in calibration.estimates where estimate.status == .identified { estimate.knob.set(&fromFile, estimate.value) }
+        #expect(calibration.fitted == fromFile, "\(calibration.estimates.map { "\($0.knob.field) \($0.status)" })")
+    }
+
+    /// An interval that reaches both ends of the range tells none of the
+    /// range's values apart, whether or not the middle fits: not identified.
+    @Test func anIntervalOfTheWholeRangeIsNotIdentifiable() {
+        let values: [Double] = [60, 100, 200, 400, 800, 1_200, 1_800]
+        // Only the two ends fit the log (observed 10): their hull is the range.
+        let ends = values.indices.map { index in
+            (value: values[index], mean: index == 0 || index == values.count - 1 ? 10.0 : 30, low: index == 0 || index == values.count - 1 ? 8.0 : 28, high: index == 0 || index == values.count - 1 ? 12.0 : 32)
+        }
+        let found = Calibration.invert(ends, observed: 10, range: 60...1_800)
+        #expect(found.status == .notIdentifiable)
+        #expect(found.interval == 60...1_800)
+        // All but the top value fit: the interval is widened to the top, so the whole range again.
+        let allButTopMeans: [Double] = [10, 10.5, 11, 11.5, 11, 10.5, 40]
+        let allButTop = values.indices.map { index in
+            (value: values[index], mean: allButTopMeans[index], low: allButTopMeans[index] - 2, high: allButTopMeans[index] + 2)
+        }
+        #expect(Calibration.invert(allButTop, observed: 10, range: 60...1_800).status == .notIdentifiable)
+        // The first three fit: identified, within the range's lower part.
+        let lowerPart = values.indices.map { index in (value: values[index], mean: 5 * Double(index) + 5, low: 5 * Double(index), high: 5 * Double(index) + 10) }
+        let identified = Calibration.invert(lowerPart, observed: 10, range: 60...1_800)
+        #expect(identified.status == .identified)
+        #expect(identified.interval.map { $0.upperBound < 1_800 } == true)
+    }
+
+    /// An unknown outside its range reports the value tried that came closest
+    /// to the log, whatever value the calibration started from, and leaves
+    /// the parameters as they were.
+    @Test func anUnknownOutsideItsRangeReportsTheClosestValueTriedNotItsStart() throws {
+        // Asked every minute with a limit far above the range's top: more
+        // calls a day than any limit in the range gives.
+        let setup = try Self.phone(after: "1m", days: 6, sessions: 0)
+        let log = try Self.log(of: setup) { $0.dailyBudgetMin = 400; $0.dailyBudgetMax = 400; $0.minimumSpacing = 60 }
+        var findings: [Calibration.Finding] = []
+        for start in [20, 140] {
+            var started = setup
+            started.scheduler.dailyBudgetMin = start
+            started.scheduler.dailyBudgetMax = start
+            var options = Self.smallOptions
+            options.knobs = ["dailyBudget"]
+            let calibration = try Calibration.run(log: log, setup: started, device: 0, options: options)
+            findings.append(Self.estimate(calibration, "dailyBudget"))
+            #expect(calibration.fitted.dailyBudgetMin == start, "a value outside the range is not fitted")
+        }
+        #expect(findings.allSatisfy { $0.status == .outsideRange }, "\(findings.map(\.status))")
+        #expect(findings[0].value == findings[1].value, "the closest value tried: \(findings.map(\.value))")
+        #expect(findings.allSatisfy { abs($0.value - 150) < 1e-9 }, "the range's top came closest: \(findings.map(\.value))")
     }
 
     @Test func aWidgetCenterCallMakesTheNextReloadTheAppsNotWidgetKits() throws {
@@ -125,6 +191,29 @@ struct CalibrationTests {
         #expect(widget.appDelays.allSatisfy { $0 <= 2 * Seconds.minute })
         // Every call but the first (the widget being added) is the app's or WidgetKit's own.
         #expect(widget.appCalls + widget.scheduledCount + 1 == log.lines.filter { $0.event == .timeline }.count)
+    }
+
+    /// A reload that follows an App Intent run from the widget's button is
+    /// free (F17, F18): the app's, not WidgetKit's own, so it neither shows
+    /// the budget nor breaks the spacing.
+    @Test func anAppIntentMakesTheNextReloadOfItsWidgetTheAppsNotWidgetKits() throws {
+        var setup = try Self.phone(after: "1h", days: 3, sessions: 0)
+        setup.devices[0].widgets[0].tapsPerView = 0.2
+        let log = try Simulation.deviceLog(setup, device: 0)
+        let intents = log.lines.filter { $0.event == .intent }
+        #expect(intents.count > 10)
+        #expect(intents.allSatisfy { $0.widgetKey == DeviceLog.widgetKey(of: setup.devices[0].widgets[0]) })
+        let analysis = DeviceLogAnalysis(log)
+        let widget = try #require(analysis.widgets.first)
+        // No WidgetCenter call (no sessions): every app's call answers an intent, and has no WidgetCenter delay.
+        #expect(widget.appCalls > 0)
+        #expect(widget.appDelays.isEmpty)
+        #expect(widget.appCalls + widget.scheduledCount + 1 == log.lines.filter { $0.event == .timeline }.count)
+        // WidgetKit's own calls keep the spacing: the intents' reloads were the ones that broke it.
+        #expect(widget.gaps.allSatisfy { $0.seconds >= setup.scheduler.minimumSpacing }, "\(widget.gaps.map(\.seconds).min() ?? 0)")
+        // An old log without intent lines still reads the same way as before.
+        let withoutIntents = DeviceLog(lines: log.lines.filter { $0.event != .intent }, file: "")
+        #expect(DeviceLogAnalysis(withoutIntents).widgets.first?.appCalls == 0)
     }
 
     @Test func theParametersFileHoldsOnlyTheIdentifiedValuesAndLoadsBack() throws {
@@ -260,7 +349,10 @@ struct DeviceLogTests {
 
     @Test(arguments: [
         ("2026-03-02T10:00:00,timeline,app,k,systemSmall,,never,,1", "log.csv:2: field 'time': '2026-03-02T10:00:00' is not a time"),
-        ("2026-03-02T10:00:00Z,reload,app,k,systemSmall,,never,,1", "log.csv:2: field 'event': 'reload' is not an event; allowed: timeline, foreground, reloadTimelines, reloadAllTimelines"),
+        ("2026-03-02T10:00:00Z,reload,app,k,systemSmall,,never,,1", "log.csv:2: field 'event': 'reload' is not an event; allowed: timeline, foreground, reloadTimelines, reloadAllTimelines, intent"),
+        ("2026-03-02T10:00:00Z,intent,app,,systemSmall,,,,", "log.csv:2: field 'kind': empty; an intent line names the kind of the widget whose button ran it"),
+        ("2026-03-02T10:00:00Z,intent,app,k,,,,,", "log.csv:2: field 'family': '' is not a widget family"),
+        ("2026-03-02T10:00:00Z,intent,app,k,systemSmall,,never,,", "log.csv:2: field 'policy': 'never' given for a 'intent' line, which leaves this field empty"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemHuge,,never,,1", "log.csv:2: field 'family': 'systemHuge' is not a widget family"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,after,,1", "log.csv:2: field 'reload_after': empty; an 'after' policy has a date"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,-1", "log.csv:2: field 'entries': '-1' is not a whole number from 0 to 1000000"),

@@ -175,7 +175,7 @@ struct ScenarioLoadingTests {
         do {
             _ = try ScenarioLoader.load(path: Paths.packageRoot.appendingPathComponent("Scenarios/wether.json").path)
         } catch {
-            guard case .fileNotFound(_, let suggestion) = error else { Issue.record("\(error)"); return }
+            guard case .fileNotFound(_, let suggestion, _) = error else { Issue.record("\(error)"); return }
             #expect(suggestion?.hasSuffix("Scenarios/weather.json") == true)
         }
     }

@@ -271,6 +271,8 @@ public struct Calibration: Sendable {
             // Each pair's two statistics, summarized once for both passes below.
             let summaries = try simulate(trials).map { runs in (gap: summarize(runs, first.statistic), count: summarize(runs, second.statistic)) }
             var consistent: [(index: Int, distance: Double)] = []
+            /// The pair whose simulated statistics came closest to the log's, consistent or not.
+            var closest: (index: Int, distance: Double)?
             var countMeans: [Double] = [], gapMeans: [Double] = []
             var countNoise = 0.0, gapNoise = 0.0
             for (index, summary) in summaries.enumerated() {
@@ -280,8 +282,9 @@ public struct Calibration: Sendable {
                 countMeans.append(c.mean)
                 gapNoise = max(gapNoise, gapTolerance)
                 countNoise = max(countNoise, (c.high - c.low) / 2)
+                let dg = (g.mean - gap) / gapTolerance, dc = (c.mean - count) / max(1e-9, (c.high - c.low) / 2)
+                if closest.map({ dg * dg + dc * dc < $0.distance }) ?? true { closest = (index, dg * dg + dc * dc) }
                 if abs(g.mean - gap) <= gapTolerance, c.low <= count, count <= c.high {
-                    let dg = (g.mean - gap) / gapTolerance, dc = (c.mean - count) / max(1e-9, (c.high - c.low) / 2)
                     consistent.append((index, dg * dg + dc * dc))
                 }
             }
@@ -307,7 +310,10 @@ public struct Calibration: Sendable {
                 let status: Finding.Status = consistent.isEmpty && moves ? .outsideRange : .notIdentifiable
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
-                    return Finding(knob: knob, observed: observed[index], value: knob.get(current),
+                    // Outside the range, the closest pair tried; otherwise the value that stays.
+                    var value = knob.get(current)
+                    if status == .outsideRange, let closest { value = index == 0 ? pairs[closest.index].window : pairs[closest.index].limit }
+                    return Finding(knob: knob, observed: observed[index], value: value,
                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status)
                 }
             }
@@ -336,10 +342,16 @@ public struct Calibration: Sendable {
                 }
                 let low = max(knob.low, reach.min()!), high = min(knob.high, reach.max()!)
                 let estimate = value(best.index)
-                knob.set(&parameters, estimate)
                 let whole = low <= knob.low && high >= knob.high
-                result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high,
-                                      status: whole ? .notIdentifiable : .identified))
+                // Only an identified value is fitted: one the log cannot pin
+                // stays as it was, as `parameters.json` leaves it, so the
+                // goodness of fit and later fits see the model that file gives.
+                if whole {
+                    result.append(Finding(knob: knob, observed: observed[index], value: knob.get(current), interval: low...high, status: .notIdentifiable))
+                } else {
+                    knob.set(&parameters, estimate)
+                    result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high, status: .identified))
+                }
             }
             return result
         }
@@ -378,14 +390,24 @@ public struct Calibration: Sendable {
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
                 if found.status == .identified { knob.set(&parameters, found.value) }
-                estimates.append(Finding(knob: knob, observed: observed, value: found.status == .identified ? found.value : knob.get(parameters),
-                                          interval: found.interval, status: found.status))
+                // Identified: the estimate. Outside the range: the value tried
+                // whose simulated statistic came closest to the log's. Otherwise
+                // the value that stays (the scenario's or an earlier pass's).
+                let reported = found.status == .identified || found.status == .outsideRange ? found.value : knob.get(parameters)
+                estimates.append(Finding(knob: knob, observed: observed, value: reported, interval: found.interval, status: found.status))
             }
         }
         // In the order of the knobs, whatever order they were fitted in.
         estimates.sort { a, b in
             knobs.firstIndex { $0.field == a.knob.field }! < knobs.firstIndex { $0.field == b.knob.field }!
         }
+
+        // The fitted model is the scenario's with the final pass's identified
+        // values, and nothing else: exactly what `parameters.json` gives a
+        // later run. A value an earlier pass identified and the last did not
+        // stays out, as it stays out of the file.
+        parameters = setup.scheduler
+        for finding in estimates where finding.status == .identified { finding.knob.set(&parameters, finding.value) }
 
         // Goodness of fit: the log beside the fitted model's simulated logs.
         let fittedRuns = try simulate([parameters])[0]
@@ -458,6 +480,12 @@ public struct Calibration: Sendable {
         }
         let lower = first > 0 ? grid[first - 1].value : range.lowerBound
         let upper = last < grid.count - 1 ? grid[last + 1].value : range.upperBound
+        // Values that fit at both ends of the range, with or without the
+        // middle, leave an interval of the whole range: the log cannot tell
+        // its values apart, as when every value fits (the joint fit's rule too).
+        if lower <= range.lowerBound && upper >= range.upperBound {
+            return (grid[nearest].value, range, .notIdentifiable)
+        }
         // Where the mean crosses the observation, between neighbouring grid values.
         var value = grid[nearest].value
         for index in max(0, first - 1)..<min(grid.count - 1, last + 1) {

@@ -14,12 +14,17 @@
 ///   counted as neither the app's nor WidgetKit's own.
 /// - A `timeline` call of a widget within `appWindow` after its app called
 ///   WidgetCenter for it (`reloadTimelines` of its kind, or
-///   `reloadAllTimelines`) is the app's (F16, F17); every other call is
-///   WidgetKit's own: budgeted, or a free trigger the app cannot see
-///   (location, locale, F17). Only WidgetKit's own calls show the budget.
+///   `reloadAllTimelines`) is the app's (F16, F17), and so is one within
+///   `appWindow` after an App Intent ran from a button on that widget
+///   (`intent`: a free reload, F17, F18); every other call is WidgetKit's
+///   own: budgeted, or a free trigger the app cannot see (location,
+///   locale, F17). Only WidgetKit's own calls show the budget. Only the
+///   WidgetCenter calls' delays are `appDelays`: an intent's reload follows
+///   its own delay.
 public struct DeviceLogAnalysis: Sendable {
     public struct Options: Sendable {
-        /// The longest delay from an app's WidgetCenter call to the reload it asked for.
+        /// The longest delay from an app's WidgetCenter call, or a widget's
+        /// App Intent, to the reload it asked for.
         public var appWindow = 2 * Seconds.minute
         /// A silence longer than this is the phone off.
         public var offGap = 16 * Seconds.hour
@@ -96,6 +101,10 @@ public struct DeviceLogAnalysis: Sendable {
         var consumed: [Int?] = []
         // Per app: the last instant it called WidgetCenter for each kind ("" for all).
         var lastCenterCall: [String: [String: Int]] = [:]
+        // Per widget key: the last App Intent run from its buttons, and per
+        // widget, the intent its last reload answered (one intent, one reload).
+        var lastIntent: [String: Int] = [:]
+        var consumedIntent: [Int?] = []
         var previous: Int?
         var previousOffset: Int?
         for line in log.lines {
@@ -105,6 +114,7 @@ public struct DeviceLogAnalysis: Sendable {
                     clockJumps += 1
                     segments.append(Segment(start: time, end: time))
                     lastCenterCall = [:]
+                    lastIntent = [:]
                     for index in dueAt.indices { dueAt[index] = nil }
                 } else if time > last + options.offGap {
                     offGaps += 1
@@ -127,6 +137,8 @@ public struct DeviceLogAnalysis: Sendable {
                 lastCenterCall[line.app, default: [:]][line.kind] = time
             case .reloadAllTimelines:
                 lastCenterCall[line.app, default: [:]][""] = time
+            case .intent:
+                lastIntent[line.widgetKey] = time
             case .timeline:
                 let key = line.widgetKey
                 let index: Int
@@ -138,6 +150,7 @@ public struct DeviceLogAnalysis: Sendable {
                     widgets.append(Widget(key: key, app: line.app))
                     dueAt.append(nil)
                     consumed.append(nil)
+                    consumedIntent.append(nil)
                 }
                 // A widget's first call is when it was added: neither the app's nor the budget's.
                 if widgets[index].firstCall == nil {
@@ -149,10 +162,14 @@ public struct DeviceLogAnalysis: Sendable {
                 // One WidgetCenter call reloads each of its widgets once.
                 let asked = [calls[line.kind], calls[""]].compactMap { $0 }
                     .filter { time - $0 <= options.appWindow && $0 > (consumed[index] ?? Int.min) }.max()
+                let tapped = lastIntent[key].flatMap { time - $0 <= options.appWindow && $0 > (consumedIntent[index] ?? Int.min) ? $0 : nil }
                 if let asked {
                     widgets[index].appCalls += 1
                     widgets[index].appDelays.append(time - asked)
                     consumed[index] = asked
+                } else if let tapped {
+                    widgets[index].appCalls += 1
+                    consumedIntent[index] = tapped
                 } else {
                     while widgets[index].scheduledCalls.count < segments.count {
                         widgets[index].scheduledCalls.append([])

@@ -32,7 +32,7 @@ public struct CalibrationReport {
         case .identified: return "identified"
         case .notIdentifiable: return "not identifiable: every value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) fits; it needs \(estimate.knob.needs)"
         case .noData: return "no data: the log has no \(estimate.knob.statistic.label)"
-        case .outsideRange: return "outside the range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log"
+        case .outsideRange: return "outside the range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(estimate.knob.format(estimate.value)) came closest"
         }
     }
 
@@ -76,6 +76,10 @@ public struct CalibrationReport {
         for estimate in c.estimates {
             let value = estimate.status == .identified ? estimate.knob.format(estimate.value) : "(\(estimate.knob.format(estimate.value)))"
             lines.append("| `\(estimate.knob.field)` | \(estimate.knob.facts) | \(estimate.knob.meaning) | \(value) | \(interval(estimate)) | \(estimate.knob.statistic.label) | \(text(estimate.observed, duration: estimate.knob.statistic.isDuration)) | \(status(estimate)) |")
+        }
+        if !others.isEmpty {
+            lines.append("")
+            lines.append("An estimate in parentheses is not identified and stays out of `parameters.json`: for an unknown outside its range, the value tried whose simulated statistic came closest to the log's; otherwise the value that stays.")
         }
         lines.append("")
         lines.append("## Goodness of fit")

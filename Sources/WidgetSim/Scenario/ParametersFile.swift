@@ -25,7 +25,7 @@ public struct ParametersFile: Sendable {
 
     /// Reads and validates the parameters file at `path`.
     public static func load(path: String) throws(ScenarioError) -> ParametersFile {
-        let bytes = try ScenarioLoader.readFile(path)
+        let bytes = try ScenarioLoader.readFile(path, kind: "parameters file")
         return try decode(bytes, file: path)
     }
 

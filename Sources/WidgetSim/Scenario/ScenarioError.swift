@@ -2,7 +2,8 @@
 /// a value name the field (as a path such as `devices[0].widgets[1].provider.policy`),
 /// its line and column, and what would have been accepted.
 public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
-    case fileNotFound(file: String, suggestion: String?)
+    /// `kind` names what the file should have been ("scenario file", "parameters file").
+    case fileNotFound(file: String, suggestion: String?, kind: String = "scenario file")
     case unreadable(file: String, reason: String)
     /// The file is there but cannot be a scenario: too large, or not UTF-8 text (UTF-16, say).
     case badContents(file: String, reason: String)
@@ -16,8 +17,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .fileNotFound(let file, let suggestion):
-            return "\(file): no such scenario file" + (suggestion.map { Suggestion.hint(suggesting: $0, style: .clause, quote: "'") } ?? "")
+        case .fileNotFound(let file, let suggestion, let kind):
+            return "\(file): no such \(kind)" + (suggestion.map { Suggestion.hint(suggesting: $0, style: .clause, quote: "'") } ?? "")
         case .unreadable(let file, let reason):
             return "\(file): cannot read the file: \(reason)"
         case .badContents(let file, let reason):

@@ -45,16 +45,18 @@ public enum ScenarioLoader {
         return document
     }
 
-    static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+    /// The bytes of the scenario or parameters file at `path`; `kind` names
+    /// it in messages ("scenario file", "parameters file").
+    static func readFile(_ path: String, kind: String = "scenario file") throws(ScenarioError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.bytes(at: path, limit: maximumFileBytes)
         } catch {
             switch error {
-            case .missing: throw .fileNotFound(file: path, suggestion: suggestion(for: path))
+            case .missing: throw .fileNotFound(file: path, suggestion: suggestion(for: path), kind: kind)
             case .notRegular(_, let kind): throw .unreadable(file: path, reason: "it is \(kind), not a regular file")
             case .tooLarge:
-                throw .badContents(file: path, reason: "larger than \(InputFile.describe(bytes: maximumFileBytes)), the most a scenario file may be")
+                throw .badContents(file: path, reason: "larger than \(InputFile.describe(bytes: maximumFileBytes)), the most a \(kind) may be")
             case .unreadable(_, let reason): throw .unreadable(file: path, reason: reason)
             case .notUTF8(_, let reason): throw .badContents(file: path, reason: reason)
             }

@@ -8,10 +8,10 @@
 /// | column | meaning |
 /// |---|---|
 /// | `time` | wall-clock time with its offset, `2026-03-02T07:15:03+01:00` (`Z`, fractional seconds accepted) |
-/// | `event` | `timeline` (a `getTimeline` call), `foreground` (the app became active), `reloadTimelines`, `reloadAllTimelines` (the app called WidgetCenter) |
+/// | `event` | `timeline` (a `getTimeline` call), `foreground` (the app became active), `reloadTimelines`, `reloadAllTimelines` (the app called WidgetCenter), `intent` (an App Intent ran from a button on the widget) |
 /// | `app` | the containing app's identifier, as the user chooses it (its bundle id, say) |
-/// | `kind` | the widget kind: of the call for `timeline`, the argument for `reloadTimelines`; empty otherwise |
-/// | `family` | the family of a `timeline` call (`systemSmall`...) |
+/// | `kind` | the widget kind: of the call for `timeline` and the widget for `intent`, the argument for `reloadTimelines`; empty otherwise |
+/// | `family` | the family of a `timeline` call's or an `intent`'s widget (`systemSmall`...) |
 /// | `configuration` | optional: what tells two widgets of one kind and family apart (an intent's city, say) |
 /// | `policy` | `atEnd`, `after` or `never`: the policy the call returned |
 /// | `reload_after` | when the timeline lets WidgetKit reload: the `after` date, or the last entry's date for `atEnd` with two or more entries; empty otherwise |
@@ -19,13 +19,13 @@
 ///
 /// Views are not observable on iOS, so the format has none (F1). Which
 /// reloads were budgeted is not observable either: readers infer it (a call
-/// soon after its app's WidgetCenter call or foreground is taken as the
-/// app's, F17).
+/// soon after its app's WidgetCenter call, or after an App Intent of its
+/// widget, is taken as the app's, F17, F18).
 public struct DeviceLog: Sendable {
     public static let header = ["time", "event", "app", "kind", "family", "configuration", "policy", "reload_after", "entries"]
 
     public enum Event: String, CaseIterable, Sendable {
-        case timeline, foreground, reloadTimelines, reloadAllTimelines
+        case timeline, foreground, reloadTimelines, reloadAllTimelines, intent
     }
 
     public struct Line: Equatable, Sendable {
@@ -158,12 +158,18 @@ public struct DeviceLog: Sendable {
         case .reloadTimelines:
             guard !kind.isEmpty else { throw bad(3, "empty; reloadTimelines names the kind it reloads") }
             try requireEmpty([4, 6, 7, 8])
+        case .intent:
+            guard !kind.isEmpty else { throw bad(3, "empty; an intent line names the kind of the widget whose button ran it") }
+            guard WidgetFamily(rawValue: family) != nil else {
+                throw bad(4, "'\(DisplayText.singleLine(family))' is not a widget family; allowed: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            try requireEmpty([6, 7, 8])
         case .foreground, .reloadAllTimelines:
             try requireEmpty([3, 4, 6, 7, 8])
         }
         func requireEmpty(_ columns: [Int]) throws(DeviceLogError) {
             for column in columns where !fields[column].isEmpty {
-                throw bad(column, "'\(DisplayText.singleLine(fields[column]))' given for a '\(event.rawValue)' line; only timeline lines have it, leave it empty")
+                throw bad(column, "'\(DisplayText.singleLine(fields[column]))' given for a '\(event.rawValue)' line, which leaves this field empty")
             }
         }
         return parsed

@@ -1,6 +1,7 @@
 /// Keeps what one simulated phone's widget extension and apps would have
 /// logged, in the device log format (`DeviceLog`): every provider call that
-/// returned a timeline, every foreground and every WidgetCenter call.
+/// returned a timeline, every foreground, every WidgetCenter call and every
+/// App Intent run from a widget.
 ///
 /// A call WidgetKit cut off (F22) or whose timeline it refused (F23) is not
 /// logged: the observer does not learn what the provider returned then.
@@ -59,6 +60,11 @@ public struct DeviceLogRecorder: SimulationObserver {
             lines.append(DeviceLog.Line(time: stamp(record.time), event: .reloadTimelines, app: app, kind: kind))
         case .reloadAllTimelines:
             lines.append(DeviceLog.Line(time: stamp(record.time), event: .reloadAllTimelines, app: app))
+        case .intent(let index):
+            let widget = device.widgets[index]
+            lines.append(DeviceLog.Line(
+                time: stamp(record.time), event: .intent, app: app, kind: widget.kind, family: widget.family.rawValue,
+                configuration: widget.configuration ?? ""))
         }
     }
 

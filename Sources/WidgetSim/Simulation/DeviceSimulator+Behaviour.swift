@@ -202,6 +202,7 @@ extension DeviceSimulator {
     /// The user taps an App Intent button: the action changes the data and the
     /// tapped widget reloads at once, free (F17, F18).
     mutating func tap(_ widget: Int) {
+        observer.appActed(AppActivityRecord(time: now, device: deviceIndex, app: widgets[widget].setup.app, activity: .intent(widget: widget)))
         recordContentChange(of: widget)
         let delay = parameters.interactionReloadDelay.draw(using: &widgets[widget].interactionRandom)
         requestFreeReload(widget, trigger: .interaction, at: now + delay)

@@ -75,6 +75,9 @@ public struct AppActivityRecord: Equatable, Sendable {
         case foreground
         case reloadTimelines(kind: String)
         case reloadAllTimelines
+        /// An App Intent ran from a button on widget `widget` (an index in
+        /// `DeviceSetup.widgets`); WidgetKit reloads that widget, free (F17, F18).
+        case intent(widget: Int)
     }
 
     public var time: SimTime
