@@ -133,6 +133,20 @@ struct CalibrationTests {
         #expect(calibration.fitted == fromFile, "\(calibration.estimates.map { "\($0.knob.field) \($0.status)" })")
     }
 
+    /// A log from a phone the scenario does not describe (a widget asking
+    /// every 5 minutes, against a scenario whose widget asks hourly) is not
+    /// reproduced by any fit: the report says so, rather than presenting the
+    /// estimates as if they described the phone.
+    @Test func aFitThatDoesNotReproduceTheLogIsFlagged() throws {
+        let log = try Self.log(of: try Self.phone(after: "5m", days: 6)) { _ in }
+        var options = Self.smallOptions
+        options.knobs = ["schedulingDelay"]
+        let calibration = try Calibration.run(log: log, setup: try Self.phone(after: "1h", days: 6), device: 0, options: options)
+        let report = CalibrationReport(calibration)
+        #expect(report.misfits.outside.count * 4 >= report.misfits.judged, "\(report.misfits)")
+        #expect(report.markdown().contains("**The fitted model does not reproduce this log:**"))
+    }
+
     /// An interval that reaches both ends of the range tells none of the
     /// range's values apart, whether or not the middle fits: not identified.
     @Test func anIntervalOfTheWholeRangeIsNotIdentifiable() {

@@ -130,6 +130,17 @@ struct FleetTests {
         ] {
             #expect(throws: FleetMergeError.self, "\(key) \(value)") { try FleetPartialFile.parse(edited(key, value), file: "p.txt") }
         }
+        // Counters that contradict each other, and text after the end.
+        let counts = text.split(separator: "\n").first { $0.hasPrefix("counts ") }!.split(separator: " ").map(String.init)
+        var moreStaleThanViews = counts
+        moreStaleThanViews[9] = String(Int(counts[8])! + 1)
+        var stalenessWithoutStaleViews = counts
+        (stalenessWithoutStaleViews[9], stalenessWithoutStaleViews[10]) = ("0", "5")
+        for forged in [moreStaleThanViews, stalenessWithoutStaleViews] {
+            #expect(throws: FleetMergeError.self, "\(forged)") { try FleetPartialFile.parse(edited("counts", forged.dropFirst().joined(separator: " ")), file: "p.txt") }
+        }
+        #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse(text + "garbage\n", file: "p.txt") }
+        #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse(text + "\n" + text, file: "p.txt") }
         var huge = second
         huge.variants[0].aggregate.counts.budgetedReloads = Int.max - 1
         var alsoHuge = first

@@ -24,6 +24,35 @@ struct ScenarioWarningTests {
         #expect(try Self.warnings(atSpacing).isEmpty)
     }
 
+    /// F16: WidgetCenter reloads the app's widgets of one kind, so a kind
+    /// that none of the app's widgets has reloads nothing; a misspelt kind
+    /// in `foregroundReload` or a scripted `reloadTimelines` warns, with the
+    /// kinds the app has.
+    @Test func aReloadOfAKindNoneOfTheAppsWidgetsHasWarns() throws {
+        func scenario(foreground: String, scripted: String) -> String {
+            """
+            {
+              "name": "kinds",
+              "devices": [{
+                "id": "phone",
+                "apps": [ { "id": "todo", "foregroundReload": "kind:\(foreground)" }, { "id": "other" } ],
+                "widgets": [ { "id": "w", "kind": "com.example.todo.list", "app": "todo", "provider": { "policy": "atEnd" } } ],
+                "script": [ { "at": "1h", "action": "reloadTimelines", "app": "todo", "kind": "\(scripted)" },
+                            { "at": "2h", "action": "reloadTimelines", "app": "other", "kind": "com.example.todo.list" } ]
+              }]
+            }
+            """
+        }
+        let misspeltForeground = try Self.warnings(scenario(foreground: "com.example.todo.lst", scripted: "com.example.todo.list"))
+        #expect(misspeltForeground == [
+            "w.json:5:51: field 'devices[0].apps[0].foregroundReload': no widget of app \"todo\" is of kind \"com.example.todo.lst\" (did you mean \"com.example.todo.list\"?): its widgets' kinds are \"com.example.todo.list\", so this reload reaches no widget (F16)",
+            "w.json:8:84: field 'devices[0].script[1].kind': no widget of app \"other\" is of kind \"com.example.todo.list\": it has no widgets, so this reload reaches no widget (F16)",
+        ])
+        let misspeltScript = try Self.warnings(scenario(foreground: "com.example.todo.list", scripted: "com.example.todo.lists"))
+        #expect(misspeltScript.first?.hasPrefix("w.json:7:") == true && misspeltScript.first?.contains("field 'devices[0].script[0].kind'") == true, "\(misspeltScript)")
+        #expect(misspeltScript.count == 2)
+    }
+
     /// F13, F25: an interval rounded up to a clock multiple at least as long
     /// as the minimum spacing (after the top of the next hour) is spaced by
     /// the alignment, so it is not a request WidgetKit cannot honour.

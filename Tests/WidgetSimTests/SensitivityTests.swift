@@ -54,6 +54,21 @@ struct SensitivityTests {
         #expect(one == three)
     }
 
+    /// With one replication there is no noise to tie within: the report
+    /// says the noise is unknown instead of claiming ties "within the noise",
+    /// and opens with the ranking as written that it tests.
+    @Test func withOneReplicationTheReportSaysTheNoiseIsUnknown() throws {
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 1
+        let report = SensitivityReport(try Sensitivity.run(try Self.weather(), options: options)).markdown()
+        #expect(!report.contains("within the noise of 1 replication"))
+        #expect(!report.contains("beyond the noise"))
+        #expect(report.contains("As written, with 1 replication a variant, the variants rank `"))
+        if report.contains(" it ties at ") { #expect(report.contains("with one replication, whose noise is unknown")) }
+        #expect(report.contains("(with one replication, whose noise is unknown)"), "the Morris walk's ties")
+    }
+
     /// A point where the same runs come out is judged as the scenario as written.
     @Test func anUnknownThatCannotChangeTheRunsMovesNothing() throws {
         var options = Sensitivity.Options()

@@ -116,9 +116,19 @@ public enum FleetPartialFile {
             guard aggregate.totalsFit else {
                 throw reader.error("the counters of variant '\(name)' add up to more than any run can (\(FleetAggregate.maximumTotal))")
             }
+            // A stale view is a view, and only stale views add staleness: a
+            // file that says otherwise was edited or damaged, and would make
+            // the report print shares over 100 %.
+            guard aggregate.counts.staleViews <= aggregate.counts.views, aggregate.counts.staleViews > 0 || aggregate.counts.stalenessTotal == 0 else {
+                throw reader.error("the counts of variant '\(name)' contradict each other: \(aggregate.counts.staleViews) stale views of \(aggregate.counts.views) views, \(aggregate.counts.stalenessTotal) seconds of staleness")
+            }
             variants.append(FleetResult.Variant(name: name, description: variantDescription, aggregate: aggregate))
         }
         guard !variants.isEmpty else { throw reader.error("no variant before 'end'") }
+        // Nothing follows 'end' but the final line break: more is a damaged or concatenated file.
+        while reader.index < reader.lines.count {
+            guard try reader.next().isEmpty else { throw reader.error("text after 'end'") }
+        }
         return FleetResult(
             scenario: scenario, description: description, fingerprint: fingerprint, seed: seed, days: days, start: start,
             utcOffsetSeconds: offset, deviceCount: devices, warmUpDays: warmUpDays, shards: shards, shardCount: shardCount, variants: variants,

@@ -225,8 +225,16 @@ public struct ComparisonReport {
                     out += "**larger than the noise** between replications.\n\n"
                 } else {
                     out += "**within the noise** of \(comparison.seeds.count) replications; run more (`--runs`) to separate them, or treat them as equal."
-                    if runnerUp.budgeted.mean < best.budgeted.mean {
+                    // Treated as equal, the cost decides: say which of the two it
+                    // favours, whichever it is, when the difference shows at the
+                    // precision printed (else "cheaper" would sit beside equal figures).
+                    let shown = { (row: Comparison.Row) in FixedDecimal.format(row.budgeted.mean, decimals: 1) }
+                    if shown(runnerUp) == shown(best) {
+                        out += " Treated as equal, neither is cheaper: both make about \(shown(best)) budgeted reloads per widget-day (\(show(best.calls, decimals: 1)) and \(show(runnerUp.calls, decimals: 1)) server requests)."
+                    } else if runnerUp.budgeted.mean < best.budgeted.mean {
                         out += " Treated as equal, `\(runnerUp.variant)` is the cheaper choice: \(show(runnerUp.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(best.budgeted, decimals: 1)), and \(show(runnerUp.calls, decimals: 1)) server requests against \(show(best.calls, decimals: 1))."
+                    } else {
+                        out += " Treated as equal, `\(best.variant)` is also the cheaper choice: \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(runnerUp.budgeted, decimals: 1)), and \(show(best.calls, decimals: 1)) server requests against \(show(runnerUp.calls, decimals: 1))."
                     }
                     out += "\n\n"
                 }

@@ -59,6 +59,17 @@ public struct SensitivityReport {
         }
         let relevantCount = s.relevant.filter { $0 }.count
         var out = ""
+        // The ranking this verdict tests, from this run's own replications:
+        // `compare`, with more of them, may put a variant within the noise of
+        // this one first.
+        let asWritten = s.baseline.comparison.ranking(for: s.baseline.comparison.budgetModels[0])
+        out += "As written, with \(DisplayText.counted(s.seeds.count, "replication")) a variant, the variants rank "
+        out += asWritten.map { "`\($0.variant)`" + ($0.withinBudget ? "" : " (over the budget)") }.joined(separator: ", ")
+        out += "; this analysis tests `\(recommended)`, the first within the budget"
+        out += s.seeds.count > 1 ? " (`compare`, with its own replications, may rank a variant within the noise of it first).\n\n" : ".\n\n"
+        let tiesNoise = s.seeds.count > 1
+            ? "within the noise of \(s.seeds.count) replications"
+            : "with one replication, whose noise is unknown (use `--runs 2` or more),"
         // One at a time.
         var flips: [String] = []
         var ties: [String] = []
@@ -73,11 +84,11 @@ public struct SensitivityReport {
         if flips.isEmpty {
             out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
             out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which can change this scenario's runs)"
-            out += ties.isEmpty ? ".\n\n" : "; within the noise of \(s.seeds.count) replications it ties at \(ties.joined(separator: "; ")).\n\n"
+            out += ties.isEmpty ? ".\n\n" : "; \(tiesNoise) it ties at \(ties.joined(separator: "; ")).\n\n"
         } else {
-            out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better beyond the noise at "
+            out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better\(s.seeds.count > 1 ? " beyond the noise" : "") at "
             out += flips.joined(separator: "; ") + "."
-            out += ties.isEmpty ? "\n\n" : " It ties at \(ties.joined(separator: "; ")).\n\n"
+            out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
         }
         // All at once.
         let walk = s.walkPoints
@@ -86,7 +97,9 @@ public struct SensitivityReport {
             let tied = walk.filter { if case .ties = $0.verdict { return true } else { return false } }.count
             let flipped = walk.compactMap { point -> String? in if case .flips(let other) = point.verdict { return other } else { return nil } }
             out += "**All unknowns at once** (Morris design: \(DisplayText.counted(s.trajectories, "walk")), \(walk.count) points): it holds at \(holds), "
-            out += "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
+            out += s.seeds.count > 1
+                ? "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
+                : "ties at \(tied) (with one replication, whose noise is unknown) and is beaten at \(flipped.count)"
             if flipped.isEmpty {
                 out += ".\n\n"
             } else {
@@ -145,7 +158,21 @@ public struct SensitivityReport {
             shifts.append((index, mean(beaten) - mean(walk)))
         }
         let top = shifts.sorted { abs($0.shift) != abs($1.shift) ? abs($0.shift) > abs($1.shift) : $0.index < $1.index }.prefix(2)
-        return top.map { "`\(s.unknowns[$0.index].name)` is \($0.shift > 0 ? "high" : "low")" }.joined(separator: " and ")
+        return top.map { shift in
+            let unknown = s.unknowns[shift.index]
+            guard unknown.isCategorical else { return "`\(unknown.name)` is \(shift.shift > 0 ? "high" : "low")" }
+            // A list of levels has no low or high: name the level the beaten
+            // points hold more often than the walk as a whole does.
+            func share(_ level: Int, among points: [Sensitivity.Point]) -> Double {
+                let count = points.filter { PlausibleRange.level($0.positions[shift.index] ?? 0, of: unknown.levels.count) == level }.count
+                return Double(count) / Double(max(1, points.count))
+            }
+            let level = unknown.levels.indices.max { a, b in
+                let (da, db) = (share(a, among: beaten) - share(a, among: walk), share(b, among: beaten) - share(b, among: walk))
+                return da != db ? da < db : a > b
+            }!
+            return "`\(unknown.name)` is `\(unknown.levels[level])`"
+        }.joined(separator: " and ")
     }
 
     func orderedCounts(_ names: [String]) -> [(name: String, count: Int)] {

@@ -77,6 +77,11 @@ extension ScenarioDecoder {
             }
             widgets.append(decoded)
         }
+        for (index, app) in (appList ?? []).enumerated() {
+            if case .kind(let kind) = apps[index].foregroundReload, let reload = try app.object().optional("foregroundReload") {
+                warnIfNoWidget(ofApp: index, hasKind: kind, apps: apps, widgets: widgets, at: reload)
+            }
+        }
         var script: [ScriptedAction] = []
         var repeating: [RepeatingAction] = []
         for action in try object.optional("script")?.array() ?? [] {
@@ -90,6 +95,18 @@ extension ScenarioDecoder {
             script: script)
         device.repeatingScript = repeating
         return device
+    }
+
+    /// Warns when none of app `app`'s widgets is of `kind`: a reload of that
+    /// kind reaches no widget (F16), so the name is most likely a typo, and
+    /// the reloads would vanish without a word.
+    func warnIfNoWidget(ofApp app: Int, hasKind kind: String, apps: [AppSetup], widgets: [WidgetSetup], at value: ValueReader) {
+        let kinds = widgets.filter { $0.app == app }.map(\.kind).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard !kinds.contains(kind) else { return }
+        let owner = "app \"\(apps[app].id)\""
+        let known = kinds.isEmpty ? "it has no widgets" : "its widgets' kinds are \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))"
+        let hint = Suggestion.hint(for: kind, among: kinds, style: .parenthesized)
+        warnings?.warn(value, "no widget of \(owner) is of kind \"\(kind)\"\(hint): \(known), so this reload reaches no widget (F16)")
     }
 
     func decodeUser(_ value: ValueReader) throws(ScenarioError) -> UserProfile {

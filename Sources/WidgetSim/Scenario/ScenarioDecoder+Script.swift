@@ -89,7 +89,11 @@ extension ScenarioDecoder {
         }
         switch name {
         case "view": return .view(page: try reference(object.required("page"), to: pages.map(\.name), what: "page")!)
-        case "reloadTimelines": return .reloadTimelines(app: try app(), kind: try object.required("kind").string())
+        case "reloadTimelines":
+            let kindValue = try object.required("kind")
+            let (owner, kind) = (try app(), try kindValue.string())
+            warnIfNoWidget(ofApp: owner, hasKind: kind, apps: apps, widgets: widgets, at: kindValue)
+            return .reloadTimelines(app: owner, kind: kind)
         case "reloadAllTimelines": return .reloadAllTimelines(app: try app())
         case "push": return .push(app: try app())
         case "appSession":
