@@ -137,10 +137,6 @@ struct CalibrateCommand: Command {
                 console.out("  \(estimate.knob.field): outside its range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(value) came closest")
             }
         }
-        let (outside, judged) = report.misfits
-        if report.misfitSentence() != nil {
-            console.err("warning: the fitted model does not reproduce this log (\(outside.count) of \(judged) statistics outside its 95 % range); see calibration.md")
-        }
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }
 

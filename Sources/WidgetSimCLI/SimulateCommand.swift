@@ -24,8 +24,9 @@ struct SimulateCommand: Command {
         summary.md and its SVG charts) are written to a temporary directory and moved into
         place only when all are complete, so a failed run leaves the previous
         reports as they were. --device-log writes one phone's log: a line per
-        provider call that returned a timeline, per app foreground and per
-        WidgetCenter call, as a real phone's extension and app can log them;
+        provider call that returned a timeline, per app foreground, per
+        WidgetCenter call and per App Intent run from a widget's button, as a
+        real phone's extension and app can log them;
         `widgetsim calibrate` and `widgetsim check --device-log` read it.
         --variant <name> runs one of the scenario's variants (the one compare
         recommends, say) and writes its full reports, so its day can be read

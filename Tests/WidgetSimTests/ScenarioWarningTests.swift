@@ -53,6 +53,20 @@ struct ScenarioWarningTests {
         #expect(misspeltScript.count == 2)
     }
 
+    /// A fleet moment's kind is checked against the template's widgets (every
+    /// device's widget set is drawn from them): a kind they have does not warn.
+    @Test func aFleetMomentReloadingAKindOfTheTemplateDoesNotWarn() throws {
+        let text = try String(contentsOfFile: Paths.scenario("fleet-news"), encoding: .utf8)
+        func withMoment(kind: String) -> String {
+            text.replacingOccurrences(
+                of: #""moments": ["#,
+                with: #""moments": [ { "at": "2026-03-28T20:00", "share": 0.5, "action": "reloadTimelines", "app": "news", "kind": "\#(kind)" },"#)
+        }
+        #expect(try Self.warnings(withMoment(kind: "com.example.news.headlines")).isEmpty)
+        let misspelt = try Self.warnings(withMoment(kind: "com.example.news.headline"))
+        #expect(misspelt.count == 1 && misspelt[0].contains("field 'fleet.moments[0].kind': no widget of app \"news\" is of kind \"com.example.news.headline\" (did you mean \"com.example.news.headlines\"?)"), "\(misspelt)")
+    }
+
     /// F13, F25: an interval rounded up to a clock multiple at least as long
     /// as the minimum spacing (after the top of the next hour) is spaced by
     /// the alignment, so it is not a request WidgetKit cannot honour.

@@ -16,6 +16,9 @@ public struct CalibrationKnob: Sendable {
     public let set: @Sendable (inout SchedulerParameters, Double) -> Void
     public let get: @Sendable (SchedulerParameters) -> Double
     public let format: @Sendable (Double) -> String
+    /// Copies the fields it sets from other parameters, exactly (`set` from
+    /// `get` would not give back a uniform delay that is not its own kind).
+    public let restore: @Sendable (inout SchedulerParameters, SchedulerParameters) -> Void
 
     /// The grid of `count` values over the range.
     func grid(_ count: Int, from low: Double, to high: Double) -> [Double] {
@@ -40,7 +43,8 @@ public struct CalibrationKnob: Sendable {
                 parameters.foregroundReloadDelay = .uniform(min: low, max: max(low, Int((mean * 27 / 14.5).rounded())))
             },
             get: { $0.foregroundReloadDelay.mean },
-            format: { DurationText.format($0.rounded()) }),
+            format: { DurationText.format($0.rounded()) },
+            restore: { $0.foregroundReloadDelay = $1.foregroundReloadDelay }),
         CalibrationKnob(
             field: "minimumSpacing", statistic: .smallestGap, facts: "F13",
             meaning: "least time between budgeted reloads of a widget",
@@ -48,7 +52,8 @@ public struct CalibrationKnob: Sendable {
             low: 60, high: 30 * 60, geometric: true,
             set: { $0.minimumSpacing = Int($1.rounded()) },
             get: { Double($0.minimumSpacing) },
-            format: { DurationText.format($0.rounded()) }),
+            format: { DurationText.format($0.rounded()) },
+            restore: { $0.minimumSpacing = $1.minimumSpacing }),
         CalibrationKnob(
             field: "pacingWindow", statistic: .medianGap, facts: "F8, F10",
             meaning: "the span of the day the budget is paced over",
@@ -56,7 +61,8 @@ public struct CalibrationKnob: Sendable {
             low: 6 * 3_600, high: 24 * 3_600, geometric: false,
             set: { $0.pacingWindow = Int($1.rounded()) },
             get: { Double($0.pacingWindow) },
-            format: { DurationText.format($0.rounded()) }),
+            format: { DurationText.format($0.rounded()) },
+            restore: { $0.pacingWindow = $1.pacingWindow }),
         CalibrationKnob(
             field: "dailyBudget", statistic: .callsPerDay, facts: "F7, F8, F9",
             meaning: "this widget's base daily limit (before the engagement and learning factors)",
@@ -68,7 +74,8 @@ public struct CalibrationKnob: Sendable {
                 parameters.dailyBudgetMax = limit
             },
             get: { Double($0.dailyBudgetMin + $0.dailyBudgetMax) / 2 },
-            format: { String(Int($0.rounded())) }),
+            format: { String(Int($0.rounded())) },
+            restore: { ($0.dailyBudgetMin, $0.dailyBudgetMax) = ($1.dailyBudgetMin, $1.dailyBudgetMax) }),
         CalibrationKnob(
             field: "schedulingDelay", statistic: .medianLateness, facts: "F4, F14",
             meaning: "median delay from due to run (log-normal, the 95th percentile 15 times it)",
@@ -79,7 +86,8 @@ public struct CalibrationKnob: Sendable {
                 if case .logNormal(let median, _) = parameters.schedulingDelay { return median }
                 return parameters.schedulingDelay.mean
             },
-            format: { DurationText.format($0.rounded()) }),
+            format: { DurationText.format($0.rounded()) },
+            restore: { $0.schedulingDelay = $1.schedulingDelay }),
     ]
 }
 
@@ -199,12 +207,18 @@ public struct Calibration: Sendable {
             let jobs = values.count * seeds.count
             let setupCopy = setup
             let analysisOptions = options.analysis
+            // A log that records no App Intents counts their reloads as
+            // WidgetKit's own; the simulated logs are read the same way, or
+            // the two would count different calls.
+            let readsIntents = analysis.intentLines > 0
             let results: [Result<DeviceLogAnalysis, RunLimitExceeded>] = ParallelMap.map(count: jobs, threads: options.threads) { job in
                 var run = setupCopy
                 run.scheduler = values[job / seeds.count]
                 run.seed = seeds[job % seeds.count]
                 do throws(RunLimitExceeded) {
-                    return .success(DeviceLogAnalysis(try Simulation.deviceLog(run, device: device), options: analysisOptions))
+                    var log = try Simulation.deviceLog(run, device: device)
+                    if !readsIntents { log.lines.removeAll { $0.event == .intent } }
+                    return .success(DeviceLogAnalysis(log, options: analysisOptions))
                 } catch {
                     return .failure(error)
                 }
@@ -237,8 +251,9 @@ public struct Calibration: Sendable {
             let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
             let current = parameters
             guard let gap = observed[0], let count = observed[1] else {
+                for knob in knobsPair { knob.restore(&parameters, setup.scheduler) }
                 return knobsPair.indices.map { index in
-                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(current), interval: nil, status: .noData)
+                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(setup.scheduler), interval: nil, status: .noData)
                 }
             }
             // Values as the model takes them (a whole-number limit), so the ratio holds exactly.
@@ -310,8 +325,11 @@ public struct Calibration: Sendable {
                 let status: Finding.Status = consistent.isEmpty && moves ? .outsideRange : .notIdentifiable
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
-                    // Outside the range, the closest pair tried; otherwise the value that stays.
-                    var value = knob.get(current)
+                    // Not identified in this pass: the scenario's value again,
+                    // whatever an earlier pass found (it is not in parameters.json).
+                    knob.restore(&parameters, setup.scheduler)
+                    // Outside the range, the closest pair tried; otherwise the scenario's value.
+                    var value = knob.get(setup.scheduler)
                     if status == .outsideRange, let closest { value = index == 0 ? pairs[closest.index].window : pairs[closest.index].limit }
                     return Finding(knob: knob, observed: observed[index], value: value,
                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status)
@@ -347,7 +365,8 @@ public struct Calibration: Sendable {
                 // stays as it was, as `parameters.json` leaves it, so the
                 // goodness of fit and later fits see the model that file gives.
                 if whole {
-                    result.append(Finding(knob: knob, observed: observed[index], value: knob.get(current), interval: low...high, status: .notIdentifiable))
+                    knob.restore(&parameters, setup.scheduler)
+                    result.append(Finding(knob: knob, observed: observed[index], value: knob.get(setup.scheduler), interval: low...high, status: .notIdentifiable))
                 } else {
                     knob.set(&parameters, estimate)
                     result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high, status: .identified))
@@ -368,7 +387,8 @@ public struct Calibration: Sendable {
                 }
                 let observed = analysis.value(of: knob.statistic, learningSeconds: learning)
                 guard let observed else {
-                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(parameters), interval: nil, status: .noData))
+                    knob.restore(&parameters, setup.scheduler)
+                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(setup.scheduler), interval: nil, status: .noData))
                     continue
                 }
                 func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
@@ -389,11 +409,14 @@ public struct Calibration: Sendable {
                     grid = (grid + finer).sorted { $0.value < $1.value }
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
-                if found.status == .identified { knob.set(&parameters, found.value) }
+                // Identified: fitted. Otherwise the scenario's value again,
+                // whatever an earlier pass found: later fits, and the goodness
+                // of fit, then see the model parameters.json gives.
+                if found.status == .identified { knob.set(&parameters, found.value) } else { knob.restore(&parameters, setup.scheduler) }
                 // Identified: the estimate. Outside the range: the value tried
                 // whose simulated statistic came closest to the log's. Otherwise
-                // the value that stays (the scenario's or an earlier pass's).
-                let reported = found.status == .identified || found.status == .outsideRange ? found.value : knob.get(parameters)
+                // the scenario's value, which stays.
+                let reported = found.status == .identified || found.status == .outsideRange ? found.value : knob.get(setup.scheduler)
                 estimates.append(Finding(knob: knob, observed: observed, value: reported, interval: found.interval, status: found.status))
             }
         }

@@ -86,6 +86,9 @@ public struct DeviceLogAnalysis: Sendable {
     public var offsetChanges: Int
     public var lineCount: Int
     public var firstTime: Int?
+    /// How many `intent` lines the log has: none in a log from an app that
+    /// does not record its App Intents (or from before the format had them).
+    public var intentLines: Int
 
     /// Seconds the log observed: the segments' spans.
     public var observedSeconds: Int { segments.reduce(0) { $0 + ($1.end - $1.start) } }
@@ -190,5 +193,6 @@ public struct DeviceLogAnalysis: Sendable {
         self.offsetChanges = offsetChanges
         lineCount = log.lines.count
         firstTime = log.lines.first?.time.epochSeconds
+        intentLines = log.lines.reduce(0) { $0 + ($1.event == .intent ? 1 : 0) }
     }
 }

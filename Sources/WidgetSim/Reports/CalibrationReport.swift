@@ -98,36 +98,8 @@ public struct CalibrationReport {
             }
             lines.append("| \(row.label) | \(text(row.observed, duration: row.isDuration)) | \(text(row.simulatedMean, duration: row.isDuration)) | \(range) | \(fits) |")
         }
-        if let misfit = misfitSentence() {
-            lines.append("")
-            lines.append(misfit)
-        }
         lines.append("")
         return lines.joined(separator: "\n")
-    }
-
-    /// The goodness-of-fit rows whose observed value lies outside the fitted
-    /// model's simulated 95 % range, and how many rows could be judged.
-    public var misfits: (outside: [String], judged: Int) {
-        var outside: [String] = []
-        var judged = 0
-        for row in calibration.fit {
-            guard let observed = row.observed, let low = row.simulatedLow, let high = row.simulatedHigh else { continue }
-            judged += 1
-            if !(low <= observed && observed <= high) { outside.append(row.label) }
-        }
-        return (outside, judged)
-    }
-
-    /// A warning when the fitted model does not reproduce the log: a quarter
-    /// or more of the statistics it can judge fall outside their range. Its
-    /// identified values then rest on a model the log contradicts.
-    public func misfitSentence() -> String? {
-        let (outside, judged) = misfits
-        guard judged > 0, outside.count * 4 >= judged else { return nil }
-        return "**The fitted model does not reproduce this log:** \(outside.count) of \(judged) statistics fall outside its simulated 95 % range. "
-            + "Its estimates rest on a model the log contradicts; check that the scenario describes this phone (the widget's policy, how often the user looks), "
-            + "and fit fewer unknowns at a time (`--only`): the scheduling delay and the spacing both lengthen the wait after `reload_after`, so fitted together they can trade off wrongly."
     }
 
     public func csv() -> String {

@@ -169,7 +169,7 @@ public struct DeviceLog: Sendable {
         }
         func requireEmpty(_ columns: [Int]) throws(DeviceLogError) {
             for column in columns where !fields[column].isEmpty {
-                throw bad(column, "'\(DisplayText.singleLine(fields[column]))' given for a '\(event.rawValue)' line, which leaves this field empty")
+                throw bad(column, "'\(DisplayText.singleLine(fields[column]))' given for \(event == .intent ? "an" : "a") '\(event.rawValue)' line, which leaves this field empty")
             }
         }
         return parsed
