@@ -79,7 +79,7 @@ public struct CalibrationReport {
         }
         if !others.isEmpty {
             lines.append("")
-            lines.append("An estimate in parentheses is not identified and stays out of `parameters.json`: for an unknown outside its range, the value tried whose simulated statistic came closest to the log's; otherwise the value that stays.")
+            lines.append("An estimate in parentheses is not identified and stays out of `parameters.json`: for an unknown outside its range, the value tried whose simulated statistic came closest to the log's; otherwise the scenario's value, which stays.")
         }
         lines.append("")
         lines.append("## Goodness of fit")
