@@ -121,7 +121,7 @@ struct CalibrateCommand: Command {
         } catch {
             throw ScenarioReference.stopped(error)
         }
-        let report = CalibrationReport(calibration)
+        let report = CalibrationReport(calibration, scenarioArgument: scenario.argument)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }

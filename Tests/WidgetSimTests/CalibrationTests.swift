@@ -236,6 +236,18 @@ struct CalibrationTests {
         #expect(DeviceLogAnalysis(withoutIntents).widgets.first?.appCalls == 0)
     }
 
+    /// The report's "use it" line names the scenario as the command line did,
+    /// so a scenario given as a path is found again.
+    @Test func theUseItLineNamesTheScenarioAsGiven() throws {
+        let setup = try Self.phone(after: "1h", days: 2)
+        var options = Self.smallOptions
+        options.knobs = ["foregroundReloadDelay"]
+        let calibration = try Calibration.run(log: try Self.log(of: setup) { _ in }, setup: setup, device: 0, options: options)
+        #expect(CalibrationReport(calibration, scenarioArgument: "phones/mine.json").markdown()
+            .contains("Use it: `widgetsim simulate phones/mine.json --parameters <this directory>/parameters.json`"))
+        #expect(CalibrationReport(calibration).markdown().contains("Use it: `widgetsim simulate calibration-phone --parameters"))
+    }
+
     @Test func theParametersFileHoldsOnlyTheIdentifiedValuesAndLoadsBack() throws {
         let setup = try Self.phone(after: "5m", days: 8)
         let log = try Self.log(of: setup) { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 }

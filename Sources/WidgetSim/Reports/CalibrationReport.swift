@@ -4,9 +4,13 @@
 /// accept (`--parameters`).
 public struct CalibrationReport {
     public var calibration: Calibration
+    /// How the command line named the scenario (a name or a path), for the
+    /// "use it" line; the scenario's name when nil.
+    public var scenarioArgument: String?
 
-    public init(_ calibration: Calibration) {
+    public init(_ calibration: Calibration, scenarioArgument: String? = nil) {
         self.calibration = calibration
+        self.scenarioArgument = scenarioArgument
     }
 
     public func files() -> [ReportFile] {
@@ -45,7 +49,7 @@ public struct CalibrationReport {
         let identified = c.estimates.filter { $0.status == .identified }
         let others = c.estimates.filter { $0.status != .identified }
         if identified.isEmpty {
-            lines.append("**Nothing identified:** this log cannot tell any unknown's values apart; the scenario's values stay.")
+            lines.append("**Nothing identified:** this log pins down no unknown (the status column says why for each); the scenario's values stay.")
         } else {
             lines.append("**Identified:** " + identified.map { "`\($0.knob.field)` \($0.knob.format($0.value)) (95 % interval \(interval($0)))" }.joined(separator: "; ") + ".")
         }
@@ -53,7 +57,7 @@ public struct CalibrationReport {
             lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
         }
         lines.append("")
-        lines.append("Use it: `widgetsim simulate \(c.scenario) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
+        lines.append("Use it: `widgetsim simulate \(DisplayText.markdownCell(scenarioArgument ?? c.scenario)) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
         lines.append("")
         lines.append("## The log")
         lines.append("")
