@@ -316,8 +316,8 @@ struct FastPathTests {
     }
 
     @Test func indexListsKeepEachListsMembersInOrder() {
-        let lists = [[2, 0], [], [1, 3, 4], [5]]
-        let flattened = IndexLists(lists)
+        let lists = [[0, 2], [], [1, 3, 4], [5]]
+        let flattened = IndexLists(listCount: 4, grouping: [0, 2, 0, 2, 2, 3])
         for (index, list) in lists.enumerated() {
             #expect(flattened.positions(of: index).map(flattened.member(at:)) == list)
             #expect(Array(flattened.list(index)) == list)

@@ -234,6 +234,15 @@ public struct Calibration: Sendable {
             return grouped
         }
 
+        /// A knob this pass does not identify goes back to the scenario's
+        /// value, whatever an earlier pass found, and that value is the one
+        /// reported: later fits, and the goodness of fit, then see the model
+        /// `parameters.json` gives (the scenario with the identified values).
+        func unfitted(_ knob: CalibrationKnob, in parameters: inout SchedulerParameters) -> Double {
+            knob.restore(&parameters, setup.scheduler)
+            return knob.get(setup.scheduler)
+        }
+
         func summarize(_ runs: [DeviceLogAnalysis], _ statistic: LogStatistic) -> (mean: Double, low: Double, high: Double)? {
             Self.predictionRange(runs.compactMap { $0.value(of: statistic, learningSeconds: learning) })
         }
@@ -251,9 +260,8 @@ public struct Calibration: Sendable {
             let observed = knobsPair.map { analysis.value(of: $0.statistic, learningSeconds: learning) }
             let current = parameters
             guard let gap = observed[0], let count = observed[1] else {
-                for knob in knobsPair { knob.restore(&parameters, setup.scheduler) }
                 return knobsPair.indices.map { index in
-                    Finding(knob: knobsPair[index], observed: observed[index], value: knobsPair[index].get(setup.scheduler), interval: nil, status: .noData)
+                    Finding(knob: knobsPair[index], observed: observed[index], value: unfitted(knobsPair[index], in: &parameters), interval: nil, status: .noData)
                 }
             }
             // Values as the model takes them (a whole-number limit), so the ratio holds exactly.
@@ -325,11 +333,8 @@ public struct Calibration: Sendable {
                 let status: Finding.Status = consistent.isEmpty && moves ? .outsideRange : .notIdentifiable
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
-                    // Not identified in this pass: the scenario's value again,
-                    // whatever an earlier pass found (it is not in parameters.json).
-                    knob.restore(&parameters, setup.scheduler)
                     // Outside the range, the closest pair tried; otherwise the scenario's value.
-                    var value = knob.get(setup.scheduler)
+                    var value = unfitted(knob, in: &parameters)
                     if status == .outsideRange, let closest { value = index == 0 ? pairs[closest.index].window : pairs[closest.index].limit }
                     return Finding(knob: knob, observed: observed[index], value: value,
                                    interval: status == .notIdentifiable ? knob.low...knob.high : nil, status: status)
@@ -361,12 +366,8 @@ public struct Calibration: Sendable {
                 let low = max(knob.low, reach.min()!), high = min(knob.high, reach.max()!)
                 let estimate = value(best.index)
                 let whole = low <= knob.low && high >= knob.high
-                // Only an identified value is fitted: one the log cannot pin
-                // stays as it was, as `parameters.json` leaves it, so the
-                // goodness of fit and later fits see the model that file gives.
                 if whole {
-                    knob.restore(&parameters, setup.scheduler)
-                    result.append(Finding(knob: knob, observed: observed[index], value: knob.get(setup.scheduler), interval: low...high, status: .notIdentifiable))
+                    result.append(Finding(knob: knob, observed: observed[index], value: unfitted(knob, in: &parameters), interval: low...high, status: .notIdentifiable))
                 } else {
                     knob.set(&parameters, estimate)
                     result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high, status: .identified))
@@ -387,8 +388,7 @@ public struct Calibration: Sendable {
                 }
                 let observed = analysis.value(of: knob.statistic, learningSeconds: learning)
                 guard let observed else {
-                    knob.restore(&parameters, setup.scheduler)
-                    estimates.append(Finding(knob: knob, observed: nil, value: knob.get(setup.scheduler), interval: nil, status: .noData))
+                    estimates.append(Finding(knob: knob, observed: nil, value: unfitted(knob, in: &parameters), interval: nil, status: .noData))
                     continue
                 }
                 func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
@@ -409,14 +409,14 @@ public struct Calibration: Sendable {
                     grid = (grid + finer).sorted { $0.value < $1.value }
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
-                // Identified: fitted. Otherwise the scenario's value again,
-                // whatever an earlier pass found: later fits, and the goodness
-                // of fit, then see the model parameters.json gives.
-                if found.status == .identified { knob.set(&parameters, found.value) } else { knob.restore(&parameters, setup.scheduler) }
-                // Identified: the estimate. Outside the range: the value tried
-                // whose simulated statistic came closest to the log's. Otherwise
-                // the scenario's value, which stays.
-                let reported = found.status == .identified || found.status == .outsideRange ? found.value : knob.get(setup.scheduler)
+                // Identified: fitted, and the estimate reported. Outside the
+                // range: the value tried whose simulated statistic came closest
+                // to the log's is reported, not fitted.
+                var reported = found.value
+                if found.status == .identified { knob.set(&parameters, found.value) } else {
+                    let kept = unfitted(knob, in: &parameters)
+                    if found.status != .outsideRange { reported = kept }
+                }
                 estimates.append(Finding(knob: knob, observed: observed, value: reported, interval: found.interval, status: found.status))
             }
         }
@@ -425,13 +425,9 @@ public struct Calibration: Sendable {
             knobs.firstIndex { $0.field == a.knob.field }! < knobs.firstIndex { $0.field == b.knob.field }!
         }
 
-        // The fitted model is the scenario's with the final pass's identified
-        // values, and nothing else: exactly what `parameters.json` gives a
-        // later run. A value an earlier pass identified and the last did not
-        // stays out, as it stays out of the file.
-        parameters = setup.scheduler
-        for finding in estimates where finding.status == .identified { finding.knob.set(&parameters, finding.value) }
-
+        // Every knob of the last pass was set (identified) or put back
+        // (`unfitted`), so `parameters` is now the scenario's with that
+        // pass's identified values: exactly what `parameters.json` gives.
         // Goodness of fit: the log beside the fitted model's simulated logs.
         let fittedRuns = try simulate([parameters])[0]
         var fit: [FitRow] = []

@@ -97,7 +97,7 @@ public struct DeviceLogAnalysis: Sendable {
         var widgetIndex: [String: Int] = [:]
         var widgets: [Widget] = []
         var segments: [Segment] = []
-        var clockJumps = 0, offGaps = 0, offsetChanges = 0
+        var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0
         // Per widget: the due instant the last call set, and the segment it is in.
         var dueAt: [Int?] = []
         // Per widget: the WidgetCenter call its last app reload answered.
@@ -141,6 +141,7 @@ public struct DeviceLogAnalysis: Sendable {
             case .reloadAllTimelines:
                 lastCenterCall[line.app, default: [:]][""] = time
             case .intent:
+                intentLines += 1
                 lastIntent[line.widgetKey] = time
             case .timeline:
                 let key = line.widgetKey
@@ -193,6 +194,6 @@ public struct DeviceLogAnalysis: Sendable {
         self.offsetChanges = offsetChanges
         lineCount = log.lines.count
         firstTime = log.lines.first?.time.epochSeconds
-        intentLines = log.lines.reduce(0) { $0 + ($1.event == .intent ? 1 : 0) }
+        self.intentLines = intentLines
     }
 }

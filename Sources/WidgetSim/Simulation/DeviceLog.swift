@@ -135,9 +135,7 @@ public struct DeviceLog: Sendable {
         switch event {
         case .timeline:
             guard !kind.isEmpty else { throw bad(3, "empty; a timeline line names the widget kind") }
-            guard WidgetFamily(rawValue: family) != nil else {
-                throw bad(4, "'\(DisplayText.singleLine(family))' is not a widget family; allowed: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            try requireFamily()
             guard let policy = TimelinePolicyName(rawValue: fields[6]) else {
                 throw bad(6, "'\(DisplayText.singleLine(fields[6]))' is not a reload policy; allowed: \(TimelinePolicyName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -160,12 +158,14 @@ public struct DeviceLog: Sendable {
             try requireEmpty([4, 6, 7, 8])
         case .intent:
             guard !kind.isEmpty else { throw bad(3, "empty; an intent line names the kind of the widget whose button ran it") }
-            guard WidgetFamily(rawValue: family) != nil else {
-                throw bad(4, "'\(DisplayText.singleLine(family))' is not a widget family; allowed: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            try requireFamily()
             try requireEmpty([6, 7, 8])
         case .foreground, .reloadAllTimelines:
             try requireEmpty([3, 4, 6, 7, 8])
+        }
+        func requireFamily() throws(DeviceLogError) {
+            guard WidgetFamily(rawValue: family) == nil else { return }
+            throw bad(4, "'\(DisplayText.singleLine(family))' is not a widget family; allowed: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         func requireEmpty(_ columns: [Int]) throws(DeviceLogError) {
             for column in columns where !fields[column].isEmpty {

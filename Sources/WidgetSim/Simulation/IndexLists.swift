@@ -6,13 +6,6 @@ struct IndexLists: Sendable {
     private let starts: [Int]
     private let members: [Int]
 
-    init(_ lists: [[Int]]) {
-        var starts = [0]
-        for list in lists { starts.append(starts[starts.count - 1] + list.count) }
-        self.starts = starts
-        members = lists.flatMap { $0 }
-    }
-
     /// `listCount` lists, where list `k` holds, in increasing order, every
     /// index `i` with `keys[i] == k` (the widgets on each page, given each
     /// widget's page). A key outside `0..<listCount` puts its index in no
