@@ -177,6 +177,23 @@ struct CalibrationTests {
         #expect(identified.interval.map { $0.upperBound < 1_800 } == true)
     }
 
+    /// A normal prediction range over a few skewed values reaches below
+    /// zero; the goodness of fit shows a count, gap or delay from zero, and
+    /// only the lateness (early reloads, F4) below it.
+    @Test func aSimulatedRangeOfAStatisticThatIsNeverNegativeStartsAtZero() throws {
+        let range = try #require(Calibration.predictionRange([30, 40, 50, 1_800]))
+        #expect(range.low < 0, "the case needs a range that reaches below zero: \(range)")
+        for statistic in LogStatistic.allCases {
+            let shown = Calibration.shownLow(range.low, of: statistic)
+            if statistic == .medianLateness {
+                #expect(shown == range.low, "a reload may run early: lateness can be negative")
+            } else {
+                #expect(shown == 0, "\(statistic) is never negative")
+            }
+        }
+        #expect(Calibration.shownLow(25, of: .smallestGap) == 25, "a range above zero is shown as it is")
+    }
+
     /// An unknown outside its range reports the value tried that came closest
     /// to the log, whatever value the calibration started from, and leaves
     /// the parameters as they were.

@@ -434,7 +434,8 @@ public struct Calibration: Sendable {
         for statistic in LogStatistic.allCases {
             let summary = summarize(fittedRuns, statistic)
             fit.append(FitRow(label: statistic.label, observed: analysis.value(of: statistic, learningSeconds: learning),
-                              simulatedMean: summary?.mean, simulatedLow: summary?.low, simulatedHigh: summary?.high, isDuration: statistic.isDuration))
+                              simulatedMean: summary?.mean, simulatedLow: summary.map { Self.shownLow($0.low, of: statistic) },
+                              simulatedHigh: summary?.high, isDuration: statistic.isDuration))
         }
         let observedGaps = analysis.sortedGaps
         for p in [10.0, 25, 50, 75, 90] {
@@ -469,6 +470,15 @@ public struct Calibration: Sendable {
         let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
         let half = StudentT.quantile975(degreesOfFreedom: values.count - 1) * variance.squareRoot() * (1 + 1 / n).squareRoot()
         return (mean, mean - half, mean + half)
+    }
+
+    /// The lower end of a simulated range as the goodness of fit shows it.
+    /// The prediction range is normal, so for a skewed statistic near zero
+    /// (the smallest gap of a widget with a few calls a day) its lower end
+    /// can fall below zero, which such a statistic never does: it is shown
+    /// from zero. The fitting keeps the range as computed.
+    static func shownLow(_ low: Double, of statistic: LogStatistic) -> Double {
+        statistic.canBeNegative ? low : max(0, low)
     }
 
     /// Test inversion over a grid: which values fit `observed`, and where the

@@ -28,6 +28,11 @@ public enum LogStatistic: String, CaseIterable, Sendable {
     }
 
     public var isDuration: Bool { self != .callsPerDay }
+
+    /// False only for the lateness, which is negative when WidgetKit runs a
+    /// reload early, within its early window (F4): counts, gaps and delays
+    /// are never below zero.
+    public var canBeNegative: Bool { self == .medianLateness }
 }
 
 extension DeviceLogAnalysis {
