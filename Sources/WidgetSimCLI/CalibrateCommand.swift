@@ -4,16 +4,18 @@ import WidgetSim
 struct CalibrateCommand: Command {
     static let name = "calibrate"
     static let abstract = "Find the unknowns a real phone's device log can identify, and write a parameters file."
-    static let arguments = "<device-log.csv> --scenario <scenario> [--device <id>] [--out <dir>]"
+    static let arguments = "<device-log.csv> --scenario <scenario> [--variant <name>] [--device <id>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "scenario", short: nil, valueName: "scenario", help: "The scenario that describes the phone: its widgets, apps and user (required)."),
+        OptionSpec(name: "variant", short: nil, valueName: "name",
+                   help: "Describe the phone by this variant of the scenario (as 'compare' names it) instead of the base: the one whose widget asks for reloads as the log's does."),
         OptionSpec(name: "device", short: nil, valueName: "id", help: "The scenario's device that is the phone (default: its first)."),
         OptionSpec(name: "replications", short: "n", valueName: "n", help: "Simulated logs per value tried (4...200, default 16)."),
         OptionSpec(name: "grid", short: nil, valueName: "n", help: "Values tried over each unknown's range (3...50, default 9), before 5 more within the interval."),
         OptionSpec(name: "only", short: nil, valueName: "fields", help: "Fit only these unknowns, comma-separated (default: all; the unknowns are listed above)."),
         ScenarioOptions.seed,
         ScenarioOptions.threads,
-        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>-calibrated)."),
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>-calibrated, or Reports/<scenario>-<variant>-calibrated)."),
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
         ScenarioOptions.quiet,
@@ -32,6 +34,14 @@ struct CalibrateCommand: Command {
             widget was added (the learning days, F11, are left out of the daily
             count). Exits 65 for a bad log, naming its line and field.
 
+            The unknowns are fitted to the scenario's widget, so it must ask for
+            reloads as the log's does (F2): when most of the log's calls return
+            another policy, or their median wait (reload_after - the call) is
+            outside the simulated logs' 95 % range by more than a tenth,
+            calibrate warns, and calibration.md opens with "Check the scenario
+            first". Describe the widget in the scenario, or name the variant that
+            does with --variant.
+
             THE UNKNOWNS:
 
             """
@@ -45,6 +55,7 @@ struct CalibrateCommand: Command {
 
     var logPath: String
     var scenario: ScenarioReference
+    var variant: String?
     var deviceID: String?
     var options = Calibration.Options()
     var outputDirectory: String
@@ -60,6 +71,8 @@ struct CalibrateCommand: Command {
             throw .usage("missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)")
         }
         scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? "Scenarios", catalog: catalog)
+        variant = arguments.value("variant")
+        if variant?.isEmpty == true { throw .usage("option '--variant' needs a variant name") }
         deviceID = arguments.value("device")
         options.replications = try arguments.integer("replications", in: 4...200) ?? options.replications
         options.gridPoints = try arguments.integer("grid", in: 3...50) ?? options.gridPoints
@@ -74,14 +87,16 @@ struct CalibrateCommand: Command {
             guard !fields.isEmpty else { throw .usage("option '--only' needs at least one of: \(known.joined(separator: ", "))") }
             options.knobs = fields
         }
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)-calibrated"
+        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)\(variant.map { "-\($0)" } ?? "")-calibrated"
         guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
         parameters = arguments.value("parameters")
         quiet = arguments.has("quiet")
     }
 
     func run(console: Console) throws(CommandError) {
-        let setup = try scenario.load(parameters: parameters, warningsTo: quiet ? nil : console)
+        let document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
+        let chosen = try document.chosenVariant(variant)
+        let setup = chosen?.setup ?? document.base
         try scenario.requireDeviceList(setup)
         let ids = setup.devices.map(\.id)
         var device = 0
@@ -121,10 +136,11 @@ struct CalibrateCommand: Command {
         } catch {
             throw ScenarioReference.stopped(error)
         }
-        let report = CalibrationReport(calibration, scenarioArgument: scenario.argument)
+        let report = CalibrationReport(calibration, scenarioArgument: scenario.argument, variant: chosen?.name)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
+        if let warning = report.policyWarning { console.err("warning: \(logPath): \(warning)") }
         for estimate in calibration.estimates {
             let value = estimate.knob.format(estimate.value)
             switch estimate.status {

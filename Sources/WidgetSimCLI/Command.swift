@@ -63,6 +63,19 @@ enum ScenarioOptions {
         help: "Merge this parameters file's scheduler settings (from 'widgetsim calibrate', say) into the scenario's.")
 }
 
+extension ScenarioDocument {
+    /// The variant `--variant` names; nil for none, or for the base's own
+    /// name. Refuses an unknown name with the names there are.
+    func chosenVariant(_ name: String?) throws(CommandError) -> Variant? {
+        guard let name, name != baseName else { return nil }
+        if let found = variants.first(where: { $0.name == name }) { return found }
+        let names = all.map(\.name)
+        let hint = Suggestion.hint(for: name, among: names, style: .clause, quote: "'")
+        let none = variants.isEmpty ? " (it declares no variants)" : ""
+        throw .usage("option '--variant': no variant '\(DisplayText.singleLine(name))' in \(base.name)\(none)\(hint); allowed: \(names.joined(separator: ", "))")
+    }
+}
+
 /// Finds and loads a scenario given as a name or a path.
 struct ScenarioReference {
     let argument: String

@@ -128,20 +128,13 @@ struct SimulateCommand: Command {
 }
 
 extension SimulateCommand {
-    /// The base, or the variant `--variant` names; refuses an unknown name with the names there are.
+    /// The base, or the variant `--variant` names, whose summary says whose day it shows.
     func chosenSetup(_ document: ScenarioDocument) throws(CommandError) -> SimulationSetup {
-        guard let variant else { return document.base }
-        let names = document.all.map(\.name)
-        if let found = document.variants.first(where: { $0.name == variant }) {
-            // summary.md should say whose day it shows; the name stays the scenario's, as reports and traces use it.
-            var setup = found.setup
-            let what = found.description.isEmpty ? "" : ": \(found.description)"
-            setup.description = "Variant '\(found.name)'\(what). The scenario: \(setup.description)"
-            return setup
-        }
-        if variant == document.baseName { return document.base }
-        let hint = Suggestion.hint(for: variant, among: names, style: .clause, quote: "'")
-        let none = document.variants.isEmpty ? " (it declares no variants)" : ""
-        throw .usage("option '--variant': no variant '\(DisplayText.singleLine(variant))' in \(document.base.name)\(none)\(hint); allowed: \(names.joined(separator: ", "))")
+        guard let found = try document.chosenVariant(variant) else { return document.base }
+        // summary.md should say whose day it shows; the name stays the scenario's, as reports and traces use it.
+        var setup = found.setup
+        let what = found.description.isEmpty ? "" : ": \(found.description)"
+        setup.description = "Variant '\(found.name)'\(what). The scenario: \(setup.description)"
+        return setup
     }
 }

@@ -179,19 +179,66 @@ struct CalibrationTests {
 
     /// A normal prediction range over a few skewed values reaches below
     /// zero; the goodness of fit shows a count, gap or delay from zero, and
-    /// only the lateness (early reloads, F4) below it.
+    /// only the lateness (early reloads, F4) and the asked wait (an `after`
+    /// date already past, F2) below it.
     @Test func aSimulatedRangeOfAStatisticThatIsNeverNegativeStartsAtZero() throws {
         let range = try #require(Calibration.predictionRange([30, 40, 50, 1_800]))
         #expect(range.low < 0, "the case needs a range that reaches below zero: \(range)")
         for statistic in LogStatistic.allCases {
             let shown = Calibration.shownLow(range.low, of: statistic)
-            if statistic == .medianLateness {
-                #expect(shown == range.low, "a reload may run early: lateness can be negative")
+            if statistic == .medianLateness || statistic == .medianAskedWait {
+                #expect(shown == range.low, "a reload may run early, and an `after` date may be past: both can be negative")
             } else {
                 #expect(shown == 0, "\(statistic) is never negative")
             }
         }
         #expect(Calibration.shownLow(25, of: .smallestGap) == 25, "a range above zero is shown as it is")
+    }
+
+    /// The unknowns are fitted to the scenario's widget: a log whose widget
+    /// asks for another wait (F2) is flagged, and the same widget is not.
+    @Test func aLogWhoseWidgetAsksForAnotherWaitThanTheScenariosIsFlagged() throws {
+        let hourly = try Self.phone(after: "1h", days: 4, sessions: 0)
+        let log = try Self.log(of: hourly) { _ in }
+        var options = Self.smallOptions
+        options.knobs = ["schedulingDelay"]
+        let same = try Calibration.run(log: log, setup: hourly, device: 0, options: options)
+        #expect(same.policyMismatch == nil, "\(String(describing: same.policyMismatch))")
+        let quarterHourly = try Calibration.run(log: log, setup: try Self.phone(after: "15m", days: 4, sessions: 0), device: 0, options: options)
+        guard case .wait(let observed, let simulated)? = quarterHourly.policyMismatch else {
+            Issue.record("not flagged: \(String(describing: quarterHourly.policyMismatch))")
+            return
+        }
+        // Asked from the call's start, a latency of a second before the provider's own now.
+        #expect(abs(observed.median - 3_600) <= 1 && abs(simulated.median - 900) <= 1, "\(observed) \(simulated)")
+        let report = CalibrationReport(quarterHourly).markdown()
+        #expect(report.contains("**Check the scenario first.** The scenario's widget does not ask for reloads as the log's does: the log's calls ask for a reload a median 1h"))
+    }
+
+    /// A log whose calls mostly return another policy is flagged by the policy's name.
+    @Test func aLogWhoseWidgetReturnsAnotherPolicyIsFlagged() throws {
+        let hourly = try Self.phone(after: "1h", days: 3, sessions: 0)
+        var log = try Self.log(of: hourly) { _ in }
+        for index in log.lines.indices where log.lines[index].event == .timeline {
+            log.lines[index].policy = .never
+            log.lines[index].reloadAfter = nil
+        }
+        var options = Self.smallOptions
+        options.knobs = ["schedulingDelay"]
+        let calibration = try Calibration.run(log: log, setup: hourly, device: 0, options: options)
+        #expect(calibration.policyMismatch == .policy(observed: .never, simulated: .after))
+    }
+
+    /// A policy that changes with the hour has a median that flips between
+    /// its modes from one log to the next: the medians are judged against the
+    /// other side's central 80 %, so the same widget is not flagged.
+    @Test func askedWaitsOfTwoModesAreNotFlaggedForTheirMedianAlone() throws {
+        let log = try #require(Calibration.AskedWaits([600, 600, 3_600, 3_600, 3_600]))
+        let simulated = try #require(Calibration.AskedWaits([600, 600, 600, 3_600, 3_600]))
+        #expect(log.median == 3_600 && simulated.median == 600)
+        #expect(!simulated.excludes(log.median) && !log.excludes(simulated.median))
+        let quarterHourly = try #require(Calibration.AskedWaits([900, 900, 905, 910]))
+        #expect(quarterHourly.excludes(log.median))
     }
 
     /// An unknown outside its range reports the value tried that came closest
@@ -378,6 +425,24 @@ struct DeviceLogTests {
         #expect(analysis.offGaps == 1)
         #expect(analysis.widgets[0].gaps.map(\.seconds) == [1_800])
         #expect(analysis.observedSeconds == 60 + 1_800)
+    }
+
+    /// A silence is not observed, but the simulated phone runs through it:
+    /// it lives the log's own days, so a widget whose policy follows the
+    /// calendar is fitted on the days the log saw.
+    @Test func theSimulatedPhoneRunsThroughASilence() throws {
+        let text = """
+            \(Self.header)
+            2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,1
+            2026-03-02T10:30:00Z,timeline,app,k,systemSmall,,never,,1
+            2026-03-04T10:00:00Z,timeline,app,k,systemSmall,,never,,1
+            2026-03-04T11:00:00Z,timeline,app,k,systemSmall,,never,,1
+
+            """
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "off.csv"))
+        #expect(analysis.observedSeconds == 1_800 + 3_600)
+        #expect(analysis.silentSeconds == 2 * Seconds.day - 1_800)
+        #expect(Calibration.simulatedDays(analysis) == 3, "2 days and an hour, rounded up")
     }
 
     @Test func severalWidgetsAreToldApartByKindFamilyAndConfiguration() throws {

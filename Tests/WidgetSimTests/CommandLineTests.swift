@@ -266,6 +266,27 @@ struct CommandLineTests {
         #expect(result.errors.contains("more than the 5 billion one calibration may; use --only, fewer --replications or --grid points, or a shorter log"))
     }
 
+    /// A phone described by one of the scenario's variants: calibrate fits
+    /// that variant's widget, names it in the "use it" line, and warns of none;
+    /// against the base, whose widget asks for another wait, it warns.
+    @Test func calibrateVariantDescribesThePhoneByThatVariant() throws {
+        let directory = Paths.temporaryDirectory("calibrate-variant")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("phone.csv")
+        let simulated = try Self.widgetsim(["simulate", "weather", "--variant", "after-15m", "--days", "4", "--seed", "11",
+                                            "--device-log", log.path, "--out", directory.appendingPathComponent("day").path, "-q"])
+        #expect(simulated.status == 0, "\(simulated.errors)")
+        let common = ["calibrate", log.path, "--scenario", "weather", "--only", "schedulingDelay", "--replications", "4", "--grid", "3"]
+        let variant = try Self.widgetsim(common + ["--variant", "after-15m", "--out", directory.appendingPathComponent("variant").path])
+        #expect(variant.status == 0, "\(variant.errors)")
+        #expect(!variant.errors.contains("warning"), "\(variant.errors)")
+        let markdown = try String(contentsOf: directory.appendingPathComponent("variant/calibration.md"), encoding: .utf8)
+        #expect(markdown.contains("Use it: `widgetsim simulate weather --variant after-15m --parameters <this directory>/parameters.json`"))
+        let base = try Self.widgetsim(common + ["--out", directory.appendingPathComponent("base").path])
+        #expect(base.status == 0, "\(base.errors)")
+        #expect(base.errors.contains("warning: \(log.path): The scenario's widget does not ask for reloads as the log's does: the log's calls ask for a reload a median 1"))
+    }
+
     /// The README's sharded recipe: a partial file's directory is made, as a
     /// report directory's parent is, by shards started together.
     @Test func shardsMakeTheirPartialFilesDirectory() throws {

@@ -160,15 +160,57 @@ public struct Calibration: Sendable {
     public var estimates: [Finding]
     public var fitted: SchedulerParameters
     public var fit: [FitRow]
+    /// How the scenario's widget asks for reloads unlike the log's, when it
+    /// does: then every estimate describes another widget's phone.
+    public var policyMismatch: PolicyMismatch?
+
+    public enum PolicyMismatch: Equatable, Sendable {
+        /// Most calls return another policy.
+        case policy(observed: DeviceLog.TimelinePolicyName, simulated: DeviceLog.TimelinePolicyName)
+        /// The waits asked (`reload_after` − the call) differ: one side's
+        /// median lies outside the other's central 80 %, by more than the slack.
+        case wait(observed: AskedWaits, simulated: AskedWaits)
+    }
+
+    /// The waits a widget's calls ask for (F2): their median and central 80 %, in seconds.
+    public struct AskedWaits: Equatable, Sendable {
+        public var median: Double
+        public var low: Double
+        public var high: Double
+
+        /// Nil without any wait.
+        init?(_ waits: [Int]) {
+            let sorted = waits.sorted()
+            guard let median = DeviceLogAnalysis.median(sorted), let low = Percentile.nearestRank(10, of: sorted),
+                  let high = Percentile.nearestRank(90, of: sorted) else { return nil }
+            self.median = median
+            self.low = Double(low)
+            self.high = Double(high)
+        }
+
+        /// True when `median` lies outside this central 80 % by more than a
+        /// tenth of it (at least a minute: a real provider's dates are rarely
+        /// to the second).
+        func excludes(_ median: Double) -> Bool {
+            let slack = max(60, 0.1 * abs(median))
+            return median < low - slack || median > high + slack
+        }
+    }
     public var options: Options
 
     /// The fields identified, in the order of the knobs.
     public var identifiedFields: [String] { estimates.filter { $0.status == .identified }.map(\.knob.field) }
 
     /// The days each calibration run simulates: the simulated phone runs as
-    /// long as the log observed, from when the widget was added (at most a year).
+    /// long as the log lasted, from when the widget was added (at most a
+    /// year), silences included. A silence over `offGap` is read as the phone
+    /// off, but it may be a widget with nothing to do: left out, the
+    /// simulated days would end before the log's, and a widget whose policy
+    /// follows the calendar (dragon's battle on a Tuesday) would be fitted
+    /// on other days than the log's.
     public static func simulatedDays(_ analysis: DeviceLogAnalysis) -> Int {
-        min(ScenarioLimits.maximumDays, max(1, (analysis.observedSeconds + Seconds.day - 1) / Seconds.day))
+        let seconds = analysis.observedSeconds + analysis.silentSeconds
+        return min(ScenarioLimits.maximumDays, max(1, (seconds + Seconds.day - 1) / Seconds.day))
     }
 
     /// The most runs a calibration with `options` simulates: each pass fits
@@ -448,7 +490,27 @@ public struct Calibration: Sendable {
                               isDuration: true))
         }
         return Calibration(scenario: setup.name, logFile: logFile, device: setup.devices[device].id, days: setup.days, analysis: analysis,
-                           estimates: estimates, fitted: parameters, fit: fit, options: options)
+                           estimates: estimates, fitted: parameters, fit: fit,
+                           policyMismatch: policyMismatch(analysis, simulated: fittedRuns), options: options)
+    }
+
+    /// How the log's widget asks for reloads unlike the scenario's (F2), or
+    /// nil when it asks alike: another policy most of the time, or waits
+    /// such that either side's median lies outside the other's central 80 %
+    /// (a policy that changes with the hour, such as a commuter's after(10m)
+    /// in the rush and after(1h) otherwise, has a median that flips between
+    /// its modes from one week to the next, so medians alone are not
+    /// compared). The unknowns are fitted to the scenario's widget, so a
+    /// mismatch makes every estimate one for some other widget.
+    static func policyMismatch(_ analysis: DeviceLogAnalysis, simulated runs: [DeviceLogAnalysis]) -> PolicyMismatch? {
+        let simulatedWidgets = runs.flatMap(\.widgets)
+        if let observed = analysis.commonestPolicy, let simulated = DeviceLogAnalysis.commonestPolicy(of: simulatedWidgets), observed != simulated {
+            return .policy(observed: observed, simulated: simulated)
+        }
+        guard let observed = AskedWaits(analysis.widgets.flatMap(\.askedWaits)),
+              let simulated = AskedWaits(simulatedWidgets.flatMap(\.askedWaits)),
+              simulated.excludes(observed.median) || observed.excludes(simulated.median) else { return nil }
+        return .wait(observed: observed, simulated: simulated)
     }
 
     /// How far a log's median gap may be from the simulated mean and still

@@ -49,6 +49,11 @@ public struct DeviceLogAnalysis: Sendable {
         /// Seconds from an app's WidgetCenter call to the reload it caused.
         public var appDelays: [Int] = []
         public var firstCall: Int?
+        /// Seconds from each call to the `reload_after` it returned: the
+        /// wait the widget's policy asks for (F2), whoever made the call.
+        public var askedWaits: [Int] = []
+        /// Calls by the policy they returned, in `TimelinePolicyName.allCases` order.
+        public var callsByPolicy = [Int](repeating: 0, count: DeviceLog.TimelinePolicyName.allCases.count)
 
         public var scheduledCount: Int { scheduledCalls.reduce(0) { $0 + $1.count } }
 
@@ -90,14 +95,30 @@ public struct DeviceLogAnalysis: Sendable {
     /// does not record its App Intents (or from before the format had them).
     public var intentLines: Int
 
+    /// The policy most of the log's calls returned (the first in
+    /// `TimelinePolicyName.allCases` order on a tie); nil without a policy.
+    public var commonestPolicy: DeviceLog.TimelinePolicyName? { Self.commonestPolicy(of: widgets) }
+
+    /// The policy most of `widgets`' calls returned, as `commonestPolicy`.
+    static func commonestPolicy(of widgets: [Widget]) -> DeviceLog.TimelinePolicyName? {
+        var calls = [Int](repeating: 0, count: DeviceLog.TimelinePolicyName.allCases.count)
+        for widget in widgets {
+            for index in calls.indices { calls[index] += widget.callsByPolicy[index] }
+        }
+        guard let most = calls.max(), most > 0 else { return nil }
+        return DeviceLog.TimelinePolicyName.allCases[calls.firstIndex(of: most)!]
+    }
+
     /// Seconds the log observed: the segments' spans.
     public var observedSeconds: Int { segments.reduce(0) { $0 + ($1.end - $1.start) } }
+    /// Seconds of the silences longer than `offGap`, between the segments.
+    public var silentSeconds: Int
 
     public init(_ log: DeviceLog, options: Options = Options()) {
         var widgetIndex: [String: Int] = [:]
         var widgets: [Widget] = []
         var segments: [Segment] = []
-        var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0
+        var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0, silentSeconds = 0
         // Per widget: the due instant the last call set, and the segment it is in.
         var dueAt: [Int?] = []
         // Per widget: the WidgetCenter call its last app reload answered.
@@ -121,6 +142,7 @@ public struct DeviceLogAnalysis: Sendable {
                     for index in dueAt.indices { dueAt[index] = nil }
                 } else if time > last + options.offGap {
                     offGaps += 1
+                    silentSeconds += time - last
                     segments.append(Segment(start: time, end: time))
                     for index in dueAt.indices { dueAt[index] = nil }
                 } else {
@@ -155,6 +177,12 @@ public struct DeviceLogAnalysis: Sendable {
                     dueAt.append(nil)
                     consumed.append(nil)
                     consumedIntent.append(nil)
+                }
+                if let policy = line.policy {
+                    widgets[index].callsByPolicy[DeviceLog.TimelinePolicyName.allCases.firstIndex(of: policy)!] += 1
+                }
+                if let reloadAfter = line.reloadAfter {
+                    widgets[index].askedWaits.append(reloadAfter.epochSeconds - line.time.epochSeconds)
                 }
                 // A widget's first call is when it was added: neither the app's nor the budget's.
                 if widgets[index].firstCall == nil {
@@ -191,6 +219,7 @@ public struct DeviceLogAnalysis: Sendable {
         self.segments = segments
         self.clockJumps = clockJumps
         self.offGaps = offGaps
+        self.silentSeconds = silentSeconds
         self.offsetChanges = offsetChanges
         lineCount = log.lines.count
         firstTime = log.lines.first?.time.epochSeconds

@@ -1,5 +1,7 @@
 /// The summary numbers of a device log that calibration matches between a
-/// real phone and the simulator, each chosen to move with one unknown.
+/// real phone and the simulator, each chosen to move with one unknown, and
+/// one that moves with none: the wait the widget's policy asks for, which
+/// checks that the scenario's widget is the log's.
 public enum LogStatistic: String, CaseIterable, Sendable {
     /// WidgetKit's own calls per widget and observed day, after the learning
     /// days (F8, F11): the daily limit, when the budget binds.
@@ -16,6 +18,11 @@ public enum LogStatistic: String, CaseIterable, Sendable {
     /// The median delay from the app's WidgetCenter call to the reload: the
     /// foreground reload delay (F17, F18).
     case appReloadDelay = "app_reload_delay_s"
+    /// The median wait a call asks for, from the call to its `reload_after`
+    /// (F2): the widget's policy, which no unknown moves. A scenario whose
+    /// widget asks for another wait than the log's fits the unknowns to the
+    /// wrong widget.
+    case medianAskedWait = "median_asked_wait_s"
 
     public var label: String {
         switch self {
@@ -24,15 +31,17 @@ public enum LogStatistic: String, CaseIterable, Sendable {
         case .smallestGap: return "smallest gap between own calls"
         case .medianLateness: return "median lateness after reload_after"
         case .appReloadDelay: return "median delay from a WidgetCenter call to its reload"
+        case .medianAskedWait: return "median wait a call asks for (its reload_after)"
         }
     }
 
     public var isDuration: Bool { self != .callsPerDay }
 
-    /// False only for the lateness, which is negative when WidgetKit runs a
-    /// reload early, within its early window (F4): counts, gaps and delays
-    /// are never below zero.
-    public var canBeNegative: Bool { self == .medianLateness }
+    /// True for the lateness, negative when WidgetKit runs a reload early,
+    /// within its early window (F4), and the asked wait, negative for an
+    /// `after` date already past (F2): counts, gaps and delays are never
+    /// below zero.
+    public var canBeNegative: Bool { self == .medianLateness || self == .medianAskedWait }
 }
 
 extension DeviceLogAnalysis {
@@ -54,17 +63,19 @@ extension DeviceLogAnalysis {
             guard seconds >= Seconds.day else { return nil }
             return Double(calls) * Double(Seconds.day) / Double(seconds)
         case .medianGap:
-            return median(widgets.flatMap { $0.gaps.map(\.seconds) })
+            return Self.median(widgets.flatMap { $0.gaps.map(\.seconds) })
         case .smallestGap:
             return widgets.flatMap { $0.gaps.map(\.seconds) }.min().map(Double.init)
         case .medianLateness:
-            return median(widgets.flatMap(\.lateness))
+            return Self.median(widgets.flatMap(\.lateness))
         case .appReloadDelay:
-            return median(widgets.flatMap(\.appDelays))
+            return Self.median(widgets.flatMap(\.appDelays))
+        case .medianAskedWait:
+            return Self.median(widgets.flatMap(\.askedWaits))
         }
     }
 
-    func median(_ values: [Int]) -> Double? {
+    static func median(_ values: [Int]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2

@@ -7,10 +7,13 @@ public struct CalibrationReport {
     /// How the command line named the scenario (a name or a path), for the
     /// "use it" line; the scenario's name when nil.
     public var scenarioArgument: String?
+    /// The scenario's variant the phone was described by (`--variant`), if not its base.
+    public var variant: String?
 
-    public init(_ calibration: Calibration, scenarioArgument: String? = nil) {
+    public init(_ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil) {
         self.calibration = calibration
         self.scenarioArgument = scenarioArgument
+        self.variant = variant
     }
 
     public func files() -> [ReportFile] {
@@ -40,12 +43,36 @@ public struct CalibrationReport {
         }
     }
 
+    /// Why the estimates may describe another widget, in a sentence; nil
+    /// when the scenario's widget asks for reloads as the log's does.
+    public var policyWarning: String? {
+        guard let mismatch = calibration.policyMismatch else { return nil }
+        let what: String
+        switch mismatch {
+        case .policy(let observed, let simulated):
+            what = "most of the log's calls return `\(observed.rawValue)`, most of the scenario's simulated calls `\(simulated.rawValue)`"
+        case .wait(let observed, let simulated):
+            func text(_ waits: Calibration.AskedWaits) -> String {
+                func duration(_ seconds: Double) -> String { DurationText.format(seconds.rounded()) }
+                return "a median \(duration(waits.median)) (80 % of them from \(duration(waits.low)) to \(duration(waits.high)))"
+            }
+            what = "the log's calls ask for a reload \(text(observed)) after the call (`reload_after`), the scenario's simulated calls \(text(simulated))"
+        }
+        return "The scenario's widget does not ask for reloads as the log's does: \(what). "
+            + "The unknowns are fitted to the scenario's widget, so the estimates describe another widget: "
+            + "describe the log's widget in the scenario (its provider's policy and spacing), or pick the variant that does with --variant, and calibrate again."
+    }
+
     public func markdown() -> String {
         let c = calibration
         let a = c.analysis
         var lines: [String] = []
         lines.append("# Calibration of \(DisplayText.markdownCell(c.scenario)) from \(DisplayText.markdownCell(c.logFile))")
         lines.append("")
+        if let policyWarning {
+            lines.append("**Check the scenario first.** " + policyWarning)
+            lines.append("")
+        }
         let identified = c.estimates.filter { $0.status == .identified }
         let others = c.estimates.filter { $0.status != .identified }
         if identified.isEmpty {
@@ -57,7 +84,8 @@ public struct CalibrationReport {
             lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
         }
         lines.append("")
-        lines.append("Use it: `widgetsim simulate \(DisplayText.markdownCell(scenarioArgument ?? c.scenario)) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
+        let variantOption = variant.map { " --variant \(DisplayText.markdownCell($0))" } ?? ""
+        lines.append("Use it: `widgetsim simulate \(DisplayText.markdownCell(scenarioArgument ?? c.scenario))\(variantOption) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
         lines.append("")
         lines.append("## The log")
         lines.append("")
