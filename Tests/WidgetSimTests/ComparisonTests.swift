@@ -54,6 +54,15 @@ struct ComparisonTests {
         #expect(Estimate([10, 11, 12]).excludesZero)
     }
 
+    /// A difference that rounds to no whole second has no sign: game's
+    /// report printed "paired 95 % CI -0s to 0s".
+    @Test func aDifferenceThatRoundsToNothingHasNoSign() {
+        #expect(EstimateText.signedDuration(-0.3) == "0s")
+        #expect(EstimateText.signedDuration(-0.6) == "-1s")
+        #expect(EstimateText.signedDuration(-90) == "-1m30s")
+        #expect(EstimateText.signedDuration(0.4) == "0s")
+    }
+
     @Test func variantsPatchTheProviderTruthUserAndScheduler() throws {
         let document = try Self.document()
         #expect(document.all.map(\.name) == ["base", "same", "fast", "never", "greedy"])

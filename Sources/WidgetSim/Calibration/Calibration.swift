@@ -152,18 +152,7 @@ public struct Calibration: Sendable {
         public var isDuration: Bool
     }
 
-    public var scenario: String
-    public var logFile: String
-    public var device: String
-    public var days: Int
-    public var analysis: DeviceLogAnalysis
-    public var estimates: [Finding]
-    public var fitted: SchedulerParameters
-    public var fit: [FitRow]
-    /// How the scenario's widget asks for reloads unlike the log's, when it
-    /// does: then every estimate describes another widget's phone.
-    public var policyMismatch: PolicyMismatch?
-
+    /// How the scenario's widget asks for reloads unlike the log's (F2).
     public enum PolicyMismatch: Equatable, Sendable {
         /// Most calls return another policy.
         case policy(observed: DeviceLog.TimelinePolicyName, simulated: DeviceLog.TimelinePolicyName)
@@ -196,6 +185,18 @@ public struct Calibration: Sendable {
             return median < low - slack || median > high + slack
         }
     }
+
+    public var scenario: String
+    public var logFile: String
+    public var device: String
+    public var days: Int
+    public var analysis: DeviceLogAnalysis
+    public var estimates: [Finding]
+    public var fitted: SchedulerParameters
+    public var fit: [FitRow]
+    /// How the scenario's widget asks for reloads unlike the log's, when it
+    /// does: then every estimate describes another widget's phone.
+    public var policyMismatch: PolicyMismatch?
     public var options: Options
 
     /// The fields identified, in the order of the knobs.

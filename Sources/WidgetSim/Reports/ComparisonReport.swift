@@ -229,12 +229,21 @@ public struct ComparisonReport {
                     // favours, whichever it is, when the difference shows at the
                     // precision printed (else "cheaper" would sit beside equal figures).
                     let shown = { (row: Comparison.Row) in FixedDecimal.format(row.budgeted.mean, decimals: 1) }
+                    let requests = { (row: Comparison.Row) in FixedDecimal.format(row.calls.mean, decimals: 1) }
                     if shown(runnerUp) == shown(best) {
                         out += " Treated as equal, neither is cheaper: both make about \(shown(best)) budgeted reloads per widget-day (\(show(best.calls, decimals: 1)) and \(show(runnerUp.calls, decimals: 1)) server requests)."
-                    } else if runnerUp.budgeted.mean < best.budgeted.mean {
-                        out += " Treated as equal, `\(runnerUp.variant)` is the cheaper choice: \(show(runnerUp.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(best.budgeted, decimals: 1)), and \(show(runnerUp.calls, decimals: 1)) server requests against \(show(best.calls, decimals: 1))."
                     } else {
-                        out += " Treated as equal, `\(best.variant)` is also the cheaper choice: \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(runnerUp.budgeted, decimals: 1)), and \(show(best.calls, decimals: 1)) server requests against \(show(runnerUp.calls, decimals: 1))."
+                        let (thrifty, other) = runnerUp.budgeted.mean < best.budgeted.mean ? (runnerUp, best) : (best, runnerUp)
+                        let also = thrifty.variant == best.variant ? "also " : ""
+                        let budget = "\(show(thrifty.budgeted, decimals: 1)) budgeted reloads per widget-day against \(show(other.budgeted, decimals: 1))"
+                        let server = "\(show(thrifty.calls, decimals: 1)) server requests against \(show(other.calls, decimals: 1))"
+                        if thrifty.calls.mean > other.calls.mean && requests(thrifty) != requests(other) {
+                            // Less budget but more requests (free reloads: location,
+                            // the app): "cheaper" would hide the server's side.
+                            out += " Treated as equal, `\(thrifty.variant)` \(also)spends less of the budget, \(budget), but makes more server requests: \(show(thrifty.calls, decimals: 1)) against \(show(other.calls, decimals: 1))."
+                        } else {
+                            out += " Treated as equal, `\(thrifty.variant)` is \(also)the cheaper choice: \(budget), and \(server)."
+                        }
                     }
                     out += "\n\n"
                 }

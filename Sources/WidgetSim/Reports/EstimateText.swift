@@ -26,7 +26,9 @@ enum EstimateText {
 
     /// A duration that may be negative: "-1m30s".
     static func signedDuration(_ seconds: Double) -> String {
-        (seconds < 0 ? "-" : "") + DurationText.format(abs(seconds).rounded())
+        // A difference that rounds to nothing has no sign: "-0s" read as a loss.
+        let magnitude = abs(seconds).rounded()
+        return (seconds < 0 && magnitude > 0 ? "-" : "") + DurationText.format(magnitude)
     }
 
     /// A duration in seconds, rounded: "4m47s".
