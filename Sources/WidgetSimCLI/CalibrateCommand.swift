@@ -34,13 +34,15 @@ struct CalibrateCommand: Command {
             widget was added (the learning days, F11, are left out of the daily
             count). Exits 65 for a bad log, naming its line and field.
 
-            The unknowns are fitted to the scenario's widget, so it must ask for
-            reloads as the log's does (F2): when most of the log's calls return
-            another policy, or their median wait (reload_after - the call) is
-            outside the simulated logs' 95 % range by more than a tenth,
-            calibrate warns, and calibration.md opens with "Check the scenario
-            first". Describe the widget in the scenario, or name the variant that
-            does with --variant.
+            The unknowns are fitted to the scenario's widgets, so each must ask
+            for reloads as the log's does (F2). Widget by widget, with 20 calls
+            or more in the log: when the policy most of one side's calls return
+            is one under a tenth of the other side's calls return, or either
+            side's median wait (reload_after - the call) lies outside the other's
+            central 80 % by more than a tenth (at least a minute), calibrate
+            warns, and calibration.md opens with "Check the scenario first".
+            Describe the widget in the scenario, or name the variant that does
+            with --variant.
 
             THE UNKNOWNS:
 

@@ -205,14 +205,15 @@ struct CalibrationTests {
         let same = try Calibration.run(log: log, setup: hourly, device: 0, options: options)
         #expect(same.policyMismatch == nil, "\(String(describing: same.policyMismatch))")
         let quarterHourly = try Calibration.run(log: log, setup: try Self.phone(after: "15m", days: 4, sessions: 0), device: 0, options: options)
-        guard case .wait(let observed, let simulated)? = quarterHourly.policyMismatch else {
+        guard case .wait(let widget, let observed, let simulated)? = quarterHourly.policyMismatch else {
             Issue.record("not flagged: \(String(describing: quarterHourly.policyMismatch))")
             return
         }
         // Asked from the call's start, a latency of a second before the provider's own now.
+        #expect(widget == "com.example.w systemSmall")
         #expect(abs(observed.median - 3_600) <= 1 && abs(simulated.median - 900) <= 1, "\(observed) \(simulated)")
         let report = CalibrationReport(quarterHourly).markdown()
-        #expect(report.contains("**Check the scenario first.** The scenario's widget does not ask for reloads as the log's does: the log's calls ask for a reload a median 1h"))
+        #expect(report.contains("**Check the scenario first.** The scenario's widget `com.example.w systemSmall` does not ask for reloads as the log's does: the log's calls ask for a reload a median 1h"))
     }
 
     /// A log whose calls mostly return another policy is flagged by the policy's name.
@@ -226,7 +227,59 @@ struct CalibrationTests {
         var options = Self.smallOptions
         options.knobs = ["schedulingDelay"]
         let calibration = try Calibration.run(log: log, setup: hourly, device: 0, options: options)
-        #expect(calibration.policyMismatch == .policy(observed: .never, simulated: .after))
+        guard case .policy(_, let observed, let simulatedShare, let simulated, let observedShare)? = calibration.policyMismatch else {
+            Issue.record("not flagged: \(String(describing: calibration.policyMismatch))")
+            return
+        }
+        #expect(observed == .never && simulated == .after && simulatedShare == 0 && observedShare == 0)
+    }
+
+    /// The log as calls of one widget: `policies[i]` returned by call `i`, an hour apart.
+    static func analysis(ofCalls policies: [DeviceLog.TimelinePolicyName], key: String = "k") throws -> DeviceLogAnalysis {
+        var text = DeviceLog.header.joined(separator: ",") + "\n"
+        for (index, policy) in policies.enumerated() {
+            let hour = 8 + index % 12, day = 2 + index / 12
+            func time(_ hour: Int) -> String { "2026-03-\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z" }
+            let reloadAfter = policy == .never ? "" : time(hour + 1)
+            text += "\(time(hour)),timeline,app,\(key),systemSmall,,\(policy.rawValue),\(reloadAfter),1\n"
+        }
+        return DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "calls.csv"))
+    }
+
+    /// A widget that returns `after` and `atEnd` about equally has no policy
+    /// most of its calls return: a tie, or a plurality of one, is no mismatch.
+    @Test func aWidgetReturningTwoPoliciesAlikeIsNotFlaggedForItsPluralityAlone() throws {
+        let log = try Self.analysis(ofCalls: Array(repeating: [.atEnd, .after], count: 15).flatMap { $0 })
+        let simulated = try Self.analysis(ofCalls: Array(repeating: [.after, .after, .atEnd], count: 10).flatMap { $0 })
+        #expect(Calibration.policyMismatch(log, simulated: [simulated]) == nil)
+        let never = try Self.analysis(ofCalls: Array(repeating: .never, count: 30))
+        #expect(Calibration.policyMismatch(never, simulated: [simulated]) != nil, "a policy the other side never returns is flagged")
+    }
+
+    /// A widget with fewer calls than `minimumCallsToCheck` is not judged:
+    /// a day of a widget that rarely calls says little about its policy.
+    @Test func aWidgetWithFewCallsIsNotJudged() throws {
+        let few = try Self.analysis(ofCalls: Array(repeating: .never, count: Calibration.minimumCallsToCheck - 1))
+        let simulated = try Self.analysis(ofCalls: Array(repeating: .after, count: 40))
+        #expect(Calibration.policyMismatch(few, simulated: [simulated]) == nil)
+    }
+
+    /// Widgets are compared with their own twins: a log of one app is not
+    /// judged against another app's widgets on the same phone, and one
+    /// widget's mismatch is not hidden among the others.
+    @Test func widgetsAreComparedWithTheirOwnTwins() throws {
+        let mine = try Self.analysis(ofCalls: Array(repeating: .never, count: 30), key: "mine")
+        let other = try Self.analysis(ofCalls: Array(repeating: .after, count: 90), key: "other")
+        var phone = mine
+        phone.widgets += other.widgets
+        #expect(Calibration.policyMismatch(mine, simulated: [phone]) == nil, "the other app's widget is not the log's")
+        var swapped = try Self.analysis(ofCalls: Array(repeating: .after, count: 30), key: "mine")
+        swapped.widgets += try Self.analysis(ofCalls: Array(repeating: .never, count: 90), key: "other").widgets
+        guard case .policy(let widget, _, _, _, _)? = Calibration.policyMismatch(mine, simulated: [swapped]) else {
+            Issue.record("a widget asking otherwise among others was not flagged")
+            return
+        }
+        #expect(widget == "mine systemSmall")
     }
 
     /// A policy that changes with the hour has a median that flips between
@@ -435,7 +488,22 @@ struct DeviceLogTests {
     @Test func theSimulatedPhoneRunsThroughASilence() throws {
         let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(Self.logWithASilence.utf8), file: "off.csv"))
         #expect(analysis.silentSeconds == 2 * Seconds.day - 1_800)
+        #expect(analysis.silences == [1_860..<(2 * Seconds.day + 60)], "from the call before it to the call after, in the log's own time")
         #expect(Calibration.simulatedDays(analysis) == 3, "two days and a minute, rounded up")
+    }
+
+    /// What the simulated phone logged during the log's silences is cut, so
+    /// both logs hold calls of the same stretches, in samples of one size.
+    @Test func theSimulatedLogLosesWhatItLoggedInTheLogsSilences() throws {
+        var text = Self.header + "\n"
+        for hour in 0..<72 {
+            text += "2026-03-\(2 + hour / 24 < 10 ? "0" : "")\(2 + hour / 24)T\(hour % 24 < 10 ? "0" : "")\(hour % 24):00:00Z,timeline,app,k,systemSmall,,never,,1\n"
+        }
+        let lines = try DeviceLog.parse(Array(text.utf8), file: "sim.csv").lines
+        let cut = Calibration.cutting([10 * Seconds.hour..<(40 * Seconds.hour)], from: lines)
+        // Hours 0...10 and 40...71 stay: a silence's ends are the calls around it.
+        #expect(cut.map { ($0.time.epochSeconds - lines[0].time.epochSeconds) / Seconds.hour } == Array(0...10) + Array(40...71))
+        #expect(DeviceLogAnalysis(DeviceLog(lines: cut, file: "sim.csv")).offGaps == 1, "the cut log is silent there too")
     }
 
     @Test func severalWidgetsAreToldApartByKindFamilyAndConfiguration() throws {

@@ -154,11 +154,13 @@ public struct Calibration: Sendable {
 
     /// How the scenario's widget asks for reloads unlike the log's (F2).
     public enum PolicyMismatch: Equatable, Sendable {
-        /// Most calls return another policy.
-        case policy(observed: DeviceLog.TimelinePolicyName, simulated: DeviceLog.TimelinePolicyName)
-        /// The waits asked (`reload_after` − the call) differ: one side's
-        /// median lies outside the other's central 80 %, by more than the slack.
-        case wait(observed: AskedWaits, simulated: AskedWaits)
+        /// Most of the widget's calls return a policy the other side's rarely do.
+        /// The shares are of the other side's calls that return each side's commonest policy.
+        case policy(widget: String, observed: DeviceLog.TimelinePolicyName, simulatedShare: Double,
+                    simulated: DeviceLog.TimelinePolicyName, observedShare: Double)
+        /// The waits the widget asks for (`reload_after` − the call) differ:
+        /// one side's median lies outside the other's central 80 %, by more than the slack.
+        case wait(widget: String, observed: AskedWaits, simulated: AskedWaits)
     }
 
     /// The waits a widget's calls ask for (F2): their median and central 80 %, in seconds.
@@ -204,11 +206,12 @@ public struct Calibration: Sendable {
 
     /// The days each calibration run simulates: the simulated phone runs as
     /// long as the log lasted, from when the widget was added (at most a
-    /// year), silences included. A silence over `offGap` is read as the phone
+    /// year), silences included, and loses the lines it logged in the log's
+    /// silences (`cutting`). A silence over `offGap` is read as the phone
     /// off, but it may be a widget with nothing to do: left out, the
-    /// simulated days would end before the log's, and a widget whose policy
-    /// follows the calendar (dragon's battle on a Tuesday) would be fitted
-    /// on other days than the log's.
+    /// simulated days would end before the log's last day, and a widget
+    /// whose policy follows the calendar (dragon's battle on a Tuesday)
+    /// would be fitted on fewer of the scenario's days than the log spans.
     public static func simulatedDays(_ analysis: DeviceLogAnalysis) -> Int {
         let seconds = analysis.observedSeconds + analysis.silentSeconds
         return min(ScenarioLimits.maximumDays, max(1, (seconds + Seconds.day - 1) / Seconds.day))
@@ -254,6 +257,9 @@ public struct Calibration: Sendable {
             // WidgetKit's own; the simulated logs are read the same way, or
             // the two would count different calls.
             let readsIntents = analysis.intentLines > 0
+            // The simulated phone runs through the log's silences (see
+            // `simulatedDays`) but loses what it logged in them, as the real one did.
+            let silences = analysis.silences
             let results: [Result<DeviceLogAnalysis, RunLimitExceeded>] = ParallelMap.map(count: jobs, threads: options.threads) { job in
                 var run = setupCopy
                 run.scheduler = values[job / seeds.count]
@@ -261,6 +267,7 @@ public struct Calibration: Sendable {
                 do throws(RunLimitExceeded) {
                     var log = try Simulation.deviceLog(run, device: device)
                     if !readsIntents { log.lines.removeAll { $0.event == .intent } }
+                    log.lines = Calibration.cutting(silences, from: log.lines)
                     return .success(DeviceLogAnalysis(log, options: analysisOptions))
                 } catch {
                     return .failure(error)
@@ -495,23 +502,73 @@ public struct Calibration: Sendable {
                            policyMismatch: policyMismatch(analysis, simulated: fittedRuns), options: options)
     }
 
-    /// How the log's widget asks for reloads unlike the scenario's (F2), or
-    /// nil when it asks alike: another policy most of the time, or waits
-    /// such that either side's median lies outside the other's central 80 %
-    /// (a policy that changes with the hour, such as a commuter's after(10m)
-    /// in the rush and after(1h) otherwise, has a median that flips between
-    /// its modes from one week to the next, so medians alone are not
-    /// compared). The unknowns are fitted to the scenario's widget, so a
-    /// mismatch makes every estimate one for some other widget.
+    /// The fewest calls of a widget, on the log's side, that the policy
+    /// check judges: a day or two of a widget that rarely calls says little.
+    static let minimumCallsToCheck = 20
+
+    /// The first of the log's widgets (in key order) that asks for reloads
+    /// unlike the same widget in the simulated logs (F2), or nil when each
+    /// asks alike. A widget asks unlike its twin when the policy most of its
+    /// calls return is one under a tenth of the other side's calls return
+    /// (either way round), or when either side's median wait lies outside
+    /// the other's central 80 %. A policy that changes with the hour, such as
+    /// a commuter's after(10m) in the rush and after(1h) otherwise, has a
+    /// median that flips between its modes from one week to the next, and a
+    /// widget that returns `after` and `atEnd` about equally has no policy
+    /// most of its calls return, so neither is compared alone. Widgets are
+    /// compared one by one: a log of one app sees only its own widgets, and a
+    /// pool of several would hide one widget's mismatch in the others' waits.
+    /// The unknowns are fitted to the scenario's widgets, so a mismatch makes
+    /// every estimate one for some other phone.
     static func policyMismatch(_ analysis: DeviceLogAnalysis, simulated runs: [DeviceLogAnalysis]) -> PolicyMismatch? {
-        let simulatedWidgets = runs.flatMap(\.widgets)
-        if let observed = analysis.commonestPolicy, let simulated = DeviceLogAnalysis.commonestPolicy(of: simulatedWidgets), observed != simulated {
-            return .policy(observed: observed, simulated: simulated)
+        for widget in analysis.widgets {
+            let twins = runs.flatMap { $0.widgets.filter { $0.key == widget.key } }
+            guard !twins.isEmpty else { continue }
+            var simulatedCalls = [Int](repeating: 0, count: widget.callsByPolicy.count)
+            for twin in twins {
+                for index in simulatedCalls.indices { simulatedCalls[index] += twin.callsByPolicy[index] }
+            }
+            if widget.callsByPolicy.reduce(0, +) >= minimumCallsToCheck, simulatedCalls.reduce(0, +) >= minimumCallsToCheck {
+                let observed = commonest(widget.callsByPolicy), simulated = commonest(simulatedCalls)
+                let simulatedShare = share(of: observed, in: simulatedCalls), observedShare = share(of: simulated, in: widget.callsByPolicy)
+                if simulatedShare < 0.1 || observedShare < 0.1 {
+                    let names = DeviceLog.TimelinePolicyName.allCases
+                    return .policy(widget: widget.key, observed: names[observed], simulatedShare: simulatedShare,
+                                   simulated: names[simulated], observedShare: observedShare)
+                }
+            }
+            if widget.askedWaits.count >= minimumCallsToCheck, let observed = AskedWaits(widget.askedWaits),
+               let simulated = AskedWaits(twins.flatMap(\.askedWaits)),
+               simulated.excludes(observed.median) || observed.excludes(simulated.median) {
+                return .wait(widget: widget.key, observed: observed, simulated: simulated)
+            }
         }
-        guard let observed = AskedWaits(analysis.widgets.flatMap(\.askedWaits)),
-              let simulated = AskedWaits(simulatedWidgets.flatMap(\.askedWaits)),
-              simulated.excludes(observed.median) || observed.excludes(simulated.median) else { return nil }
-        return .wait(observed: observed, simulated: simulated)
+        return nil
+    }
+
+    /// The index of the largest count (the first on a tie).
+    private static func commonest(_ counts: [Int]) -> Int {
+        counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }!
+    }
+
+    private static func share(of index: Int, in counts: [Int]) -> Double {
+        Double(counts[index]) / Double(max(1, counts.reduce(0, +)))
+    }
+
+    /// `lines` (a simulated log, in time order) without those that fall
+    /// inside `silences`, counted in seconds from the first line: the
+    /// simulated phone is silent where the real one was, so both logs hold
+    /// calls from the same stretches of their days and are compared on
+    /// samples of the same size.
+    static func cutting(_ silences: [Range<Int>], from lines: [DeviceLog.Line]) -> [DeviceLog.Line] {
+        guard let first = lines.first?.time.epochSeconds, !silences.isEmpty else { return lines }
+        var next = 0
+        return lines.filter { line in
+            let offset = line.time.epochSeconds - first
+            while next < silences.count && silences[next].upperBound <= offset { next += 1 }
+            // A silence's own ends are the calls around it: they stay.
+            return next == silences.count || offset <= silences[next].lowerBound
+        }
     }
 
     /// How far a log's median gap may be from the simulated mean and still

@@ -95,30 +95,24 @@ public struct DeviceLogAnalysis: Sendable {
     /// does not record its App Intents (or from before the format had them).
     public var intentLines: Int
 
-    /// The policy most of the log's calls returned (the first in
-    /// `TimelinePolicyName.allCases` order on a tie); nil without a policy.
-    public var commonestPolicy: DeviceLog.TimelinePolicyName? { Self.commonestPolicy(of: widgets) }
-
-    /// The policy most of `widgets`' calls returned, as `commonestPolicy`.
-    static func commonestPolicy(of widgets: [Widget]) -> DeviceLog.TimelinePolicyName? {
-        var calls = [Int](repeating: 0, count: DeviceLog.TimelinePolicyName.allCases.count)
-        for widget in widgets {
-            for index in calls.indices { calls[index] += widget.callsByPolicy[index] }
-        }
-        guard let most = calls.max(), most > 0 else { return nil }
-        return DeviceLog.TimelinePolicyName.allCases[calls.firstIndex(of: most)!]
-    }
-
     /// Seconds the log observed: the segments' spans.
     public var observedSeconds: Int { segments.reduce(0) { $0 + ($1.end - $1.start) } }
     /// Seconds of the silences longer than `offGap`, between the segments.
     public var silentSeconds: Int
+    /// Where those silences lie, in seconds of the log's own time from its
+    /// first line (observed and silent time, not counting a clock set back):
+    /// the stretches a simulated log of the same phone must lose too, or it
+    /// would hold more calls than the real one.
+    public var silences: [Range<Int>]
 
     public init(_ log: DeviceLog, options: Options = Options()) {
         var widgetIndex: [String: Int] = [:]
         var widgets: [Widget] = []
         var segments: [Segment] = []
         var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0, silentSeconds = 0
+        var silences: [Range<Int>] = []
+        // The log's own time since its first line: a clock set back adds nothing.
+        var elapsed = 0
         // Per widget: the due instant the last call set, and the segment it is in.
         var dueAt: [Int?] = []
         // Per widget: the WidgetCenter call its last app reload answered.
@@ -143,10 +137,13 @@ public struct DeviceLogAnalysis: Sendable {
                 } else if time > last + options.offGap {
                     offGaps += 1
                     silentSeconds += time - last
+                    silences.append(elapsed..<(elapsed + time - last))
+                    elapsed += time - last
                     segments.append(Segment(start: time, end: time))
                     for index in dueAt.indices { dueAt[index] = nil }
                 } else {
                     time = max(time, last)
+                    elapsed += time - last
                     segments[segments.count - 1].end = time
                 }
             } else {
@@ -220,6 +217,7 @@ public struct DeviceLogAnalysis: Sendable {
         self.clockJumps = clockJumps
         self.offGaps = offGaps
         self.silentSeconds = silentSeconds
+        self.silences = silences
         self.offsetChanges = offsetChanges
         lineCount = log.lines.count
         firstTime = log.lines.first?.time.epochSeconds

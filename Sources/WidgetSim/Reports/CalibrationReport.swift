@@ -26,7 +26,8 @@ public struct CalibrationReport {
 
     func text(_ value: Double?, duration: Bool) -> String {
         guard let value else { return "—" }
-        return duration ? DurationText.format(value.rounded()) : FixedDecimal.format(value, decimals: 1)
+        // Signed: the lateness and the wait a call asks for can be negative.
+        return duration ? EstimateText.signedDuration(value) : FixedDecimal.format(value, decimals: 1)
     }
 
     func interval(_ estimate: Calibration.Finding) -> String {
@@ -48,17 +49,23 @@ public struct CalibrationReport {
     public var policyWarning: String? {
         guard let mismatch = calibration.policyMismatch else { return nil }
         let what: String
+        let widget: String
         switch mismatch {
-        case .policy(let observed, let simulated):
-            what = "most of the log's calls return `\(observed.rawValue)`, most of the scenario's simulated calls `\(simulated.rawValue)`"
-        case .wait(let observed, let simulated):
+        case .policy(let key, let observed, let simulatedShare, let simulated, let observedShare):
+            widget = key
+            func percent(_ share: Double) -> String { FixedDecimal.format(100 * share, decimals: 0) + " %" }
+            what = "most of the log's calls return `\(observed.rawValue)` (\(percent(simulatedShare)) of the scenario's simulated calls do), "
+                + "most of the simulated calls `\(simulated.rawValue)` (\(percent(observedShare)) of the log's calls do)"
+        case .wait(let key, let observed, let simulated):
+            widget = key
             func text(_ waits: Calibration.AskedWaits) -> String {
-                func duration(_ seconds: Double) -> String { DurationText.format(seconds.rounded()) }
+                // Signed: an `after` date already past asks for a negative wait.
+                func duration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }
                 return "a median \(duration(waits.median)) (80 % of them from \(duration(waits.low)) to \(duration(waits.high)))"
             }
             what = "the log's calls ask for a reload \(text(observed)) after the call (`reload_after`), the scenario's simulated calls \(text(simulated))"
         }
-        return "The scenario's widget does not ask for reloads as the log's does: \(what). "
+        return "The scenario's widget `\(DisplayText.markdownCell(widget))` does not ask for reloads as the log's does: \(what). "
             + "The unknowns are fitted to the scenario's widget, so the estimates describe another widget: "
             + "describe the log's widget in the scenario (its provider's policy and spacing), or pick the variant that does with --variant, and calibrate again."
     }
