@@ -209,8 +209,8 @@ struct CalibrationTests {
             Issue.record("not flagged: \(String(describing: quarterHourly.policyMismatch))")
             return
         }
-        // Asked from the call's start, a latency of a second before the provider's own now.
         #expect(widget == "com.example.w systemSmall")
+        // Asked from the call's start, a latency of a second before the provider's own now.
         #expect(abs(observed.median - 3_600) <= 1 && abs(simulated.median - 900) <= 1, "\(observed) \(simulated)")
         let report = CalibrationReport(quarterHourly).markdown()
         #expect(report.contains("**Check the scenario first.** The scenario's widget `com.example.w systemSmall` does not ask for reloads as the log's does: the log's calls ask for a reload a median 1h"))
@@ -483,8 +483,8 @@ struct DeviceLogTests {
     }
 
     /// A silence is not observed, but the simulated phone runs through it:
-    /// it lives the log's own days, so a widget whose policy follows the
-    /// calendar is fitted on the days the log saw.
+    /// it runs as many days as the log spans, so a widget whose policy
+    /// follows the calendar reaches the days the log reached.
     @Test func theSimulatedPhoneRunsThroughASilence() throws {
         let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(Self.logWithASilence.utf8), file: "off.csv"))
         #expect(analysis.silentSeconds == 2 * Seconds.day - 1_800)
