@@ -378,6 +378,28 @@ struct CalibrationTests {
         for field in ["pacingWindow", "schedulingDelay", "foregroundReloadDelay"] { #expect(!text.contains(field)) }
     }
 
+    /// A calibration made with `--parameters` writes a file that stands for
+    /// both: the given file's settings and the identified unknowns, which
+    /// win where both set a field. Following the "use it" line, which passes
+    /// only the new file, then simulates the model that was fitted.
+    @Test func theParametersFileCarriesTheSettingsItWasCalibratedWith() throws {
+        let given = try ParametersFile.decode(Array("""
+            {"scheduler": {"pushDailyBudget": 3, "foregroundReloadDelay": {"distribution": "uniform", "min": "1s", "max": "3s"}}}
+            """.utf8), file: "mine.json")
+        #expect(given.fields == ["pushDailyBudget", "foregroundReloadDelay"])
+        var fitted = given.parameters
+        fitted.foregroundReloadDelay = .uniform(min: 10, max: 50)
+        fitted.schedulingDelay = .logNormal(median: 100, p95: 1_500)
+        let text = ParametersFile.render([(given.parameters, given.fields), (fitted, ["foregroundReloadDelay", "schedulingDelay"])], description: "test")
+        let file = try ParametersFile.decode(Array(text.utf8), file: "parameters.json")
+        #expect(file.fields == ["schedulingDelay", "pushDailyBudget", "foregroundReloadDelay"].filter { ScenarioDecoder.schedulerFields.contains($0) }.sorted {
+            ScenarioDecoder.schedulerFields.firstIndex(of: $0)! < ScenarioDecoder.schedulerFields.firstIndex(of: $1)!
+        })
+        #expect(file.parameters.pushDailyBudget == 3, "the given file's setting is kept")
+        #expect(file.parameters.foregroundReloadDelay == .uniform(min: 10, max: 50), "the identified value wins")
+        #expect(file.parameters.schedulingDelay == .logNormal(median: 100, p95: 1_500))
+    }
+
     /// Every duration a parameters file holds has its unit, so reading the
     /// file back draws no "a bare number is seconds" warning.
     @Test func aParametersFileWritesDurationsWithTheirUnits() throws {

@@ -287,6 +287,27 @@ struct CommandLineTests {
         #expect(base.errors.contains("warning: \(log.path): The scenario's widget `com.example.weather.forecast systemMedium Paris` does not ask for reloads as the log's does: the log's calls ask for a reload a median 1"), "\(base.errors)")
     }
 
+    /// `calibrate --parameters` writes a parameters.json that carries the
+    /// given file's settings beside the identified unknowns, so the "use it"
+    /// line, which passes only the new file, keeps them.
+    @Test func calibrateWithParametersKeepsThatFilesSettings() throws {
+        let directory = Paths.temporaryDirectory("calibrate-parameters")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("phone.csv")
+        let simulated = try Self.widgetsim(["simulate", "weather", "--days", "4", "--device-log", log.path,
+                                            "--out", directory.appendingPathComponent("day").path, "-q"])
+        #expect(simulated.status == 0, "\(simulated.errors)")
+        let given = directory.appendingPathComponent("mine.json")
+        try #"{"scheduler": {"pushDailyBudget": 3}}"#.write(to: given, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        let result = try Self.widgetsim(["calibrate", log.path, "--scenario", "weather", "--parameters", given.path,
+                                         "--only", "foregroundReloadDelay", "--replications", "4", "--grid", "3", "--out", out.path, "-q"])
+        #expect(result.status == 0, "\(result.errors)")
+        let written = try String(contentsOf: out.appendingPathComponent("parameters.json"), encoding: .utf8)
+        #expect(written.contains(#""pushDailyBudget": 3"#), "\(written)")
+        #expect(written.contains("with \(given.path)"), "\(written)")
+    }
+
     /// The README's sharded recipe: a partial file's directory is made, as a
     /// report directory's parent is, by shards started together.
     @Test func shardsMakeTheirPartialFilesDirectory() throws {

@@ -9,11 +9,16 @@ public struct CalibrationReport {
     public var scenarioArgument: String?
     /// The scenario's variant the phone was described by (`--variant`), if not its base.
     public var variant: String?
+    /// The parameters file the scenario was calibrated with (`--parameters`),
+    /// whose settings `parameters.json` carries beside the identified
+    /// unknowns: the "use it" line replaces it, so it must not lose them.
+    public var parameters: ParametersFile?
 
-    public init(_ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil) {
+    public init(_ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil, parameters: ParametersFile? = nil) {
         self.calibration = calibration
         self.scenarioArgument = scenarioArgument
         self.variant = variant
+        self.parameters = parameters
     }
 
     public func files() -> [ReportFile] {
@@ -163,8 +168,16 @@ public struct CalibrationReport {
 
     public func parametersFile() -> String {
         let c = calibration
+        guard let parameters, !parameters.fields.isEmpty else {
+            return ParametersFile.render(
+                c.fitted, fields: c.identifiedFields,
+                description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario); only the identified unknowns")
+        }
+        // The given file's own values, not the fitted model's: a variant's
+        // scheduler changes apply on top of the file and stay the variant's.
         return ParametersFile.render(
-            c.fitted, fields: c.identifiedFields,
-            description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario); only the identified unknowns")
+            [(parameters.parameters, parameters.fields), (c.fitted, c.identifiedFields)],
+            description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario) with \(parameters.path): "
+                + "the identified unknowns, over that file's settings")
     }
 }

@@ -19,6 +19,12 @@ public struct ParametersFile: Sendable {
     let scheduler: JSONNode
     /// The parameters alone, over the defaults.
     public var parameters: SchedulerParameters
+    /// The scheduler fields the file sets, in file order (a `null`, which
+    /// puts a field back to its default, sets it too).
+    public var fields: [String] {
+        guard case .object(let members) = scheduler.value else { return [] }
+        return members.map(\.key)
+    }
     /// A hash of the file's bytes, folded into the fingerprint of every
     /// scenario it is applied to.
     public var fingerprint: UInt64
@@ -78,9 +84,17 @@ public struct ParametersFile: Sendable {
     /// The text of a parameters file holding `parameters`' values of the
     /// fields named in `fields` (in the order of the scenario format).
     public static func render(_ parameters: SchedulerParameters, fields: [String], description: String) -> String {
+        render([(parameters, fields)], description: description)
+    }
+
+    /// The text of a parameters file holding, for each source in turn, its
+    /// parameters' values of the fields it names; a field named by two
+    /// sources takes the later one's value.
+    public static func render(_ sources: [(parameters: SchedulerParameters, fields: [String])], description: String) -> String {
         var lines: [String] = []
-        for field in ScenarioDecoder.schedulerFields where fields.contains(field) {
-            guard let value = SchedulerParameters.jsonValue(of: field, in: parameters) else { continue }
+        for field in ScenarioDecoder.schedulerFields {
+            guard let source = sources.last(where: { $0.fields.contains(field) }),
+                  let value = SchedulerParameters.jsonValue(of: field, in: source.parameters) else { continue }
             lines.append("    \"\(field)\": \(value)")
         }
         let scheduler = lines.isEmpty ? "{}" : "{\n" + lines.joined(separator: ",\n") + "\n  }"
