@@ -97,19 +97,19 @@ public struct DeviceLogAnalysis: Sendable {
 
     /// Seconds the log observed: the segments' spans.
     public var observedSeconds: Int { segments.reduce(0) { $0 + ($1.end - $1.start) } }
-    /// Seconds of the silences longer than `offGap`, between the segments.
-    public var silentSeconds: Int
-    /// Where those silences lie, in seconds of the log's own time from its
-    /// first line (observed and silent time, not counting a clock set back):
-    /// the stretches a simulated log of the same phone must lose too, or it
-    /// would hold more calls than the real one.
+    /// Where the silences longer than `offGap` lie, in seconds of the log's
+    /// own time from its first line (observed and silent time, not counting
+    /// a clock set back): the stretches a simulated log of the same phone
+    /// must lose too, or it would hold more calls than the real one.
     public var silences: [Range<Int>]
+    /// Seconds of those silences.
+    public var silentSeconds: Int { silences.reduce(0) { $0 + $1.count } }
 
     public init(_ log: DeviceLog, options: Options = Options()) {
         var widgetIndex: [String: Int] = [:]
         var widgets: [Widget] = []
         var segments: [Segment] = []
-        var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0, silentSeconds = 0
+        var clockJumps = 0, offGaps = 0, offsetChanges = 0, intentLines = 0
         var silences: [Range<Int>] = []
         // The log's own time since its first line: a clock set back adds nothing.
         var elapsed = 0
@@ -136,7 +136,6 @@ public struct DeviceLogAnalysis: Sendable {
                     for index in dueAt.indices { dueAt[index] = nil }
                 } else if time > last + options.offGap {
                     offGaps += 1
-                    silentSeconds += time - last
                     silences.append(elapsed..<(elapsed + time - last))
                     elapsed += time - last
                     segments.append(Segment(start: time, end: time))
@@ -216,7 +215,6 @@ public struct DeviceLogAnalysis: Sendable {
         self.segments = segments
         self.clockJumps = clockJumps
         self.offGaps = offGaps
-        self.silentSeconds = silentSeconds
         self.silences = silences
         self.offsetChanges = offsetChanges
         lineCount = log.lines.count

@@ -168,16 +168,12 @@ public struct CalibrationReport {
 
     public func parametersFile() -> String {
         let c = calibration
-        guard let parameters, !parameters.fields.isEmpty else {
-            return ParametersFile.render(
-                c.fitted, fields: c.identifiedFields,
-                description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario); only the identified unknowns")
-        }
         // The given file's own values, not the fitted model's: a variant's
         // scheduler changes apply on top of the file and stay the variant's.
+        let given = parameters.flatMap { $0.fields.isEmpty ? nil : $0 }
+        let what = given.map { " with \($0.path): the identified unknowns, over that file's settings" } ?? "; only the identified unknowns"
         return ParametersFile.render(
-            [(parameters.parameters, parameters.fields), (c.fitted, c.identifiedFields)],
-            description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario) with \(parameters.path): "
-                + "the identified unknowns, over that file's settings")
+            (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.identifiedFields)],
+            description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario)\(what)")
     }
 }
