@@ -138,7 +138,7 @@ struct CalibrateCommand: Command {
         } catch {
             throw ScenarioReference.stopped(error)
         }
-        let report = CalibrationReport(calibration, scenarioArgument: scenario.argument, variant: chosen?.name, parameters: document.parameters)
+        let report = CalibrationReport(calibration, scenarioArgument: scenario.commandLineArgument, variant: chosen?.name, parameters: document.parameters)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }

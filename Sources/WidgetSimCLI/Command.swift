@@ -89,6 +89,13 @@ struct ScenarioReference {
         argument.hasSuffix(".json") || argument.contains("/") ? argument : "\(directory)/\(argument).json"
     }
 
+    /// The scenario as a report's reproducing command line names it: as
+    /// given, unless it is a name looked up in another directory than
+    /// Scenarios (then its path, so the line needs no --scenarios).
+    var commandLineArgument: String {
+        argument == path || directory == "Scenarios" ? argument : path
+    }
+
     /// The report directory name: the file's base name.
     var baseName: String {
         let file = path.split(separator: "/").last.map(String.init) ?? path

@@ -74,7 +74,7 @@ struct SensitivityCommand: Command {
         let sensitivity = try withProgress("sensitivity \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try Sensitivity.run(document, options: options) { done, total in progress?.update(done: done, total: total) }
         }
-        let report = SensitivityReport(sensitivity)
+        let report = SensitivityReport(sensitivity, scenarioArgument: scenario.commandLineArgument, parametersArgument: parameters)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }

@@ -67,21 +67,32 @@ struct CommandLineTests {
         #expect(DisplayText.counted(1, "entry", plural: "entries") == "1 entry")
     }
 
-    /// The command a sensitivity report gives to reproduce it writes the same report.
+    /// The command a sensitivity report gives to reproduce it writes the same
+    /// report: it names the scenario file that ran and the parameters file
+    /// merged in, not the scenario's name.
     @Test func aSensitivityReportsReproduceCommandReproducesIt() throws {
         let first = Paths.temporaryDirectory("sensitivity-first")
         let second = Paths.temporaryDirectory("sensitivity-second")
+        let inputs = Paths.temporaryDirectory("sensitivity-inputs")
         defer {
-            try? FileManager.default.removeItem(at: first)
-            try? FileManager.default.removeItem(at: second)
+            for directory in [first, second, inputs] { try? FileManager.default.removeItem(at: directory) }
         }
-        let ran = try Self.widgetsim(["sensitivity", "weather", "--runs", "1", "--trajectories", "0", "--seed", "5", "--days", "1", "--out", first.path, "-q"])
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let scenario = inputs.appendingPathComponent("my-weather.json").path
+        try FileManager.default.copyItem(atPath: Paths.scenario("weather"), toPath: scenario)
+        let parameters = inputs.appendingPathComponent("phone.json").path
+        try #"{ "scheduler": { "minimumSpacing": "10m" } }"#.write(toFile: parameters, atomically: true, encoding: .utf8)
+        let ran = try Self.widgetsim([
+            "sensitivity", scenario, "--parameters", parameters, "--runs", "1", "--trajectories", "0", "--seed", "5", "--days", "1",
+            "--out", first.path, "-q",
+        ])
         #expect(ran.status == 0, "\(ran.errors)")
         let report = try String(contentsOf: first.appendingPathComponent("sensitivity.md"), encoding: .utf8)
         let marker = "Reproduce with `widgetsim "
         let start = try #require(report.range(of: marker)).upperBound
         let end = try #require(report[start...].firstIndex(of: "`"))
         let arguments = report[start..<end].split(separator: " ").map(String.init)
+        #expect(arguments.starts(with: ["sensitivity", scenario, "--parameters", parameters]), "\(arguments)")
         #expect(arguments.contains("--seed") && arguments.contains("--days"), "\(arguments)")
         let again = try Self.widgetsim(arguments + ["--out", second.path, "-q"])
         #expect(again.status == 0, "\(again.errors)")

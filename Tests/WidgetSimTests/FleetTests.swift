@@ -178,4 +178,39 @@ struct FleetTests {
         // Without warm-up every widget's initial reload falls in the counted day.
         #expect(cold.counts.freeReloads > warm.counts.freeReloads)
     }
+
+    /// A fleet template's scripted instants and truth changes known in
+    /// advance are instants of the measured run, as moments are: the
+    /// warm-up days before it do not move them a day early.
+    @Test func warmUpLeavesTheTemplatesInstantsWhereTheyWereWritten() throws {
+        let text = """
+        { "name": "fixtures", "seed": 1, "days": 3, "start": "2026-03-02T00:00", "utcOffset": "+00:00",
+          "fleet": { "devices": 30, "warmUpDays": 1, "addedWithin": "0s",
+            "device": {
+              "pages": [ { "name": "home", "viewsPerDay": 20 } ],
+              "apps": [ { "id": "scores", "sessionsPerDay": 0 } ],
+              "widgets": [
+                { "id": "score", "kind": "k.score", "app": "scores", "page": "home", "provider": { "policy": "never" },
+                  "truth": { "scheduledChanges": ["2026-03-03T15:00", "2d20h"] } }
+              ],
+              "script": [ { "at": ["2026-03-03T15:10", "2d20h10m"], "action": "push", "app": "scores" } ] } } }
+        """
+        let setup = try ScenarioLoader.decodeDocument(text, file: "fixtures.json").base
+        let simulated = setup.warmedUp
+        let template = simulated.fleet!.template
+        let written = ["2026-03-03T15:10:00+00:00", "2026-03-04T20:10:00+00:00"]
+        #expect(template.script.map { simulated.calendar.iso8601($0.at) } == written)
+        #expect(template.widgets[0].truth.scheduledChanges.map { simulated.calendar.iso8601($0) }
+            == ["2026-03-03T15:00:00+00:00", "2026-03-04T20:00:00+00:00"])
+        // The widget never asks for a reload, so its requests are the pushes':
+        // nearly every device's (a few wait for a view, F9) in the two hours
+        // after each time written, counted from the measured start, and none
+        // a day earlier.
+        let counts = try FleetRun.run(setup, options: FleetRun.Options()).requestsPerMinute
+        func requests(inTwoHoursFrom t: SimTime) -> Int { counts[(t / Seconds.minute)..<(t + 2 * Seconds.hour) / Seconds.minute].reduce(0, +) }
+        for pushed in [Seconds.day + 15 * Seconds.hour + 10 * Seconds.minute, 2 * Seconds.day + 20 * Seconds.hour + 10 * Seconds.minute] {
+            #expect(requests(inTwoHoursFrom: pushed) >= 25)
+            #expect(requests(inTwoHoursFrom: pushed - Seconds.day) == 0)
+        }
+    }
 }

@@ -11,9 +11,16 @@ public struct SensitivityReport {
     ]
 
     let sensitivity: Sensitivity
+    /// The scenario as the command was given it (a path, or a name), for the
+    /// line that reproduces the run; nil gives the scenario's name.
+    let scenarioArgument: String?
+    /// The parameters file the command merged in, if any (it moves every number).
+    let parametersArgument: String?
 
-    public init(_ sensitivity: Sensitivity) {
+    public init(_ sensitivity: Sensitivity, scenarioArgument: String? = nil, parametersArgument: String? = nil) {
         self.sensitivity = sensitivity
+        self.scenarioArgument = scenarioArgument
+        self.parametersArgument = parametersArgument
     }
 
     public func files() -> [ReportFile] {
@@ -200,7 +207,7 @@ public struct SensitivityReport {
         out += verdict() + "\n"
         out += "\(DisplayText.counted(s.seeds.count, "replication")) per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
         out += "\(DisplayText.counted(s.days, "day")); \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
-        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(s.scenario) --runs \(s.seeds.count) --trajectories \(s.trajectories) --seed \(s.seeds.first ?? 0) --days \(s.days)`.\n\n"
+        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(DisplayText.markdownCell(scenarioArgument ?? s.scenario))\(parametersArgument.map { " --parameters \(DisplayText.markdownCell($0))" } ?? "") --runs \(s.seeds.count) --trajectories \(s.trajectories) --seed \(s.seeds.first ?? 0) --days \(s.days)`.\n\n"
 
         if let recommended = s.recommended {
             out += "## One unknown at a time\n\n"

@@ -80,9 +80,20 @@ public struct SimulationSetup: Sendable {
             CivilCalendar.daysFromCivil(year: start.year, month: start.month, day: start.day) - warmUpDays)
         simulated.start = CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
         simulated.days += warmUpDays
-        // Moments are timed from the measured start, which the warm-up moves later.
+        // Instants of the run (moments, scripted actions, truth changes known
+        // in advance) are timed from the measured start, which the warm-up
+        // moves later. Durations that set up the device (a widget's addedAt,
+        // the fleet's addedWithin) count from the simulated start, so that its
+        // widgets have settled by the measured one.
+        let shift = warmUpDays * Seconds.day
         simulated.population.updateFleet { fleet in
-            for index in fleet.moments.indices { fleet.moments[index].at += warmUpDays * Seconds.day }
+            for index in fleet.moments.indices { fleet.moments[index].at += shift }
+            for index in fleet.template.script.indices { fleet.template.script[index].at += shift }
+            for widget in fleet.template.widgets.indices {
+                for index in fleet.template.widgets[widget].truth.scheduledChanges.indices {
+                    fleet.template.widgets[widget].truth.scheduledChanges[index] += shift
+                }
+            }
         }
         return simulated
     }
