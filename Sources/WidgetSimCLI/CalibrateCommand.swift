@@ -120,7 +120,7 @@ struct CalibrateCommand: Command {
         var simulated = setup
         simulated.days = Calibration.simulatedDays(analysis)
         let estimate = RunEstimate(simulated)
-        if let refusal = RunLimits.refusal(estimate, command: "calibrate") {
+        if let refusal = RunLimits.refusal(estimate, command: "calibrate", threads: options.threads) {
             throw CommandError(
                 "\(scenario.path): calibrating against \(logPath) simulates \(DisplayText.counted(simulated.days, "day")), as long as the log: \(refusal)", code: .dataError)
         }

@@ -79,7 +79,7 @@ struct FleetCommand: Command {
         if let threads { options.threads = threads }
         options.shard = shard
         try FleetMemory.check(document, threads: options.threads)
-        try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", overridden: days != nil || devices != nil)
+        try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
         if let partial {
             do {
                 try ReportDirectory.checkFileDestination(partial)

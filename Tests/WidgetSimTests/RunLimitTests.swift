@@ -65,6 +65,51 @@ struct RunLimitTests {
         #expect(refusal.contains("devices[0].widgets[*].truth.randomChangesPerDay (20 widgets)"))
     }
 
+    /// A weather phone whose widget, copied `widgets` times, returns
+    /// `entries` entries a call.
+    static func weather(widgets: Int, entries: Int) throws -> SimulationSetup {
+        var setup = try Self.weather()
+        var device = setup.devices[0]
+        let template = device.widgets[0]
+        device.widgets = (0..<widgets).map { index in
+            var widget = template
+            widget.id = "w\(index)"
+            guard case .configured(var settings) = widget.provider else { return widget }
+            settings.entryCount = entries
+            widget.provider = .configured(settings)
+            return widget
+        }
+        setup.population = .devices([device])
+        return setup
+    }
+
+    /// The timelines a device's providers return live as long as the device
+    /// runs, one device a thread: a run of long timelines is refused for
+    /// the memory they hold, naming the entries, not left to fail to allocate.
+    @Test func theTimelinesOfTheDevicesInFlightCountInTheMemoryARunHolds() throws {
+        let estimate = RunEstimate(try Self.weather(widgets: 200, entries: 10_000))
+        let perDevice = 200 * 10_000 * RunEstimate.bytesPerTimelineEntry
+        #expect(estimate.timelineBytesPerDevice == perDevice)
+        #expect(estimate.simulateBytes >= perDevice)
+        #expect(estimate.compareBytes(threads: 3) >= 3 * perDevice)
+        #expect(estimate.timelineBytes(threads: 3) == 3 * perDevice)
+        // 64 threads hold 12 GiB, past any machine's limit (at most 8 GiB).
+        let refusal = try #require(RunLimits.refusal(estimate, command: "fleet", threads: 64))
+        #expect(refusal.contains("most of it the timelines its widgets' providers return (64 devices at a time, one a thread)"), "\(refusal)")
+        #expect(refusal.contains("Lower the entries of the longest, devices[0].widgets[0].provider.entries"), "\(refusal)")
+    }
+
+    /// Building a call's entries is work the event estimate counts: a long
+    /// timeline makes each call cost more than its own events.
+    @Test func theEntriesACallBuildsCountInTheEventEstimate() throws {
+        let short = RunEstimate(try Self.weather(widgets: 1, entries: 1))
+        let long = RunEstimate(try Self.weather(widgets: 1, entries: 10_000))
+        let calls = try #require(short.sources.first { $0.field == "devices[0].widgets[0].provider" }).rowsPerDay
+        #expect(calls > 0)
+        let added = calls * 9_999 * RunEstimate.eventsPerTimelineEntry * Double(short.days)
+        #expect(abs(long.eventsPerDevice - short.eventsPerDevice - added) < 1e-6 * long.eventsPerDevice)
+    }
+
     /// Every scripted action is planned before the run starts, so a script
     /// whose daily entries multiply past the limit is refused with its
     /// field, whatever the days (a file's own, or --days).

@@ -47,6 +47,25 @@ public struct RunEstimate: Equatable, Sendable {
     public static let bytesPerRow = 1_000.0
     /// Bytes `compare` keeps per view (its staleness, for percentiles), per run in flight.
     public static let bytesPerComparedView = 8.0
+    /// Peak bytes one entry of a timeline a widget's provider returns costs
+    /// while its device runs: the installed timeline and the one being built
+    /// are two buffers that keep their capacity, each up to twice the entries.
+    /// An upper bound: 390 KB were measured for a widget returning 10,000
+    /// entries, which this counts as 960 KB; but under `ulimit -v` a run of
+    /// such widgets needed that margin not to fail to allocate.
+    public static let bytesPerTimelineEntry = Double(4 * MemoryLayout<ScheduledEntry>.stride)
+    /// Work of building one timeline entry, in events, rounded up: a device
+    /// whose `after(1s)` widget returned 10,000 entries a call built 1.7
+    /// billion entries in 5.4 s, about 1/50 of an event's time each, so a
+    /// long timeline costs more than the call's own events.
+    public static let eventsPerTimelineEntry = 1.0 / 32
+
+    /// Bytes the heaviest device's timelines hold while it runs (a run keeps
+    /// one device in flight per thread). Providers written in Swift are not
+    /// counted: their timelines are their own code's.
+    public var timelineBytesPerDevice: Double = 0
+    /// The field of the longest timeline on that device, for messages.
+    public var timelineSource = ""
 
     /// The estimate for `setup`: every listed device, or a fleet's template
     /// (the same for each device, scaled by the number of devices).
@@ -63,6 +82,7 @@ public struct RunEstimate: Equatable, Sendable {
                 events += perDay * days
                 rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
                 views += RunEstimate.viewRowsPerDay(device) * days
+                noteTimelines(of: device, path: "devices[\(index)]")
                 let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: setup.calendar(of: device))
                 if actions > scriptedActionsPerDevice {
                     scriptedActionsPerDevice = actions
@@ -77,6 +97,8 @@ public struct RunEstimate: Equatable, Sendable {
         case .fleet(let fleet):
             let total = days + Double(fleet.warmUpDays)
             sources = RunEstimate.sources(fleet.template, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
+            // Every template widget, as if one device got them all.
+            noteTimelines(of: fleet.template, path: "fleet.device")
             eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
             events = eventsPerDevice * Double(fleet.deviceCount)
             rows = 0
@@ -95,8 +117,31 @@ public struct RunEstimate: Equatable, Sendable {
         sources.sort { $0.eventsPerDay > $1.eventsPerDay }
     }
 
-    /// Bytes `simulate` keeps.
-    public var simulateBytes: Double { rows * RunEstimate.bytesPerRow }
+    /// Keeps `device`'s timeline bytes if it holds the most so far.
+    private mutating func noteTimelines(of device: DeviceSetup, path: String) {
+        var bytes = 0.0
+        var longest = (entries: 0, field: "")
+        for (index, widget) in device.widgets.enumerated() {
+            guard case .configured(let settings) = widget.provider else { continue }
+            let entries = RunEstimate.timelineEntries(settings)
+            bytes += Double(entries) * RunEstimate.bytesPerTimelineEntry
+            if entries > longest.entries {
+                longest = (entries, "\(path).widgets[\(index)].provider.\(settings.entryOffsets == nil ? "entries" : "entryOffsets")")
+            }
+        }
+        if bytes > timelineBytesPerDevice {
+            timelineBytesPerDevice = bytes
+            timelineSource = longest.field
+        }
+    }
+
+    /// The entries each call of a configured provider returns.
+    static func timelineEntries(_ settings: ConfiguredProvider.Settings) -> Int {
+        settings.entryOffsets?.count ?? settings.entryCount
+    }
+
+    /// Bytes `simulate` keeps: its rows, and the device in flight's timelines.
+    public var simulateBytes: Double { rows * RunEstimate.bytesPerRow + timelineBytesPerDevice }
 
     /// The field that adds most events (or rows) on the heaviest device, with
     /// its share, for messages. The same field of several widgets counts as
@@ -127,9 +172,16 @@ public struct RunEstimate: Equatable, Sendable {
         return field[..<range.upperBound] + "*" + field[close...]
     }
 
-    /// Bytes `compare` keeps with `threads` runs in flight.
+    /// Bytes `compare` keeps with `threads` runs in flight: each run's views,
+    /// and the timelines of the device it is running.
     public func compareBytes(threads: Int) -> Double {
-        views * RunEstimate.bytesPerComparedView * Double(max(1, threads))
+        (views * RunEstimate.bytesPerComparedView + timelineBytesPerDevice) * Double(max(1, threads))
+    }
+
+    /// Bytes `threads` devices in flight hold in their timelines: all a fleet
+    /// or a calibration keeps per device (a fleet's counters are `FleetMemory`'s).
+    public func timelineBytes(threads: Int) -> Double {
+        timelineBytesPerDevice * Double(max(1, threads))
     }
 
     /// The actions `device`'s script holds in `0..<end` on `calendar`: the
@@ -246,8 +298,11 @@ public struct RunEstimate: Equatable, Sendable {
             let budgeted = min(budgetedCap, policyCalls + budgetedRequests[index])
             let repeats = Double(scheduler.extraTimelineCalls.upperBound)
             let calls = (freeRequests[index] + budgeted) * (1 + repeats)
-            // A call's due event, start and completion, and one row.
-            add("\(field).provider", events: 3 * calls, rows: calls)
+            // A call's due event, start and completion, and one row; and the
+            // entries it builds, which a long timeline makes the larger part.
+            var entries = 0.0
+            if case .configured(let settings) = widget.provider { entries = Double(timelineEntries(settings)) }
+            add("\(field).provider", events: calls * (3 + entries * eventsPerTimelineEntry), rows: calls)
             add("\(field).requests", events: freeRequests[index])
         }
         return sources

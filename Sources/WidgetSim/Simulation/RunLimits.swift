@@ -75,11 +75,20 @@ public struct RunLimits: Equatable, Sendable {
         switch command {
         case "simulate": bytes = estimate.simulateBytes
         case "compare": bytes = estimate.compareBytes(threads: threads)
+        // Calibration runs keep no rows: only their devices' timelines.
+        case "fleet", "calibrate": bytes = estimate.timelineBytes(threads: threads)
         default: bytes = 0
+        }
+        let limit = gib(Double(memoryLimitBytes))
+        let timelines = estimate.timelineBytesPerDevice * Double(command == "simulate" ? 1 : max(1, threads))
+        if bytes > Double(memoryLimitBytes) && 2 * timelines > bytes {
+            let oneDevice = command == "simulate" || threads <= 1
+            let devices = oneDevice ? "one device at a time" : "\(DisplayText.counted(threads, "device")) at a time, one a thread"
+            return "the run would hold about \(gib(bytes)) GiB, most of it the timelines its widgets' providers return (\(devices)); the limit on this machine is \(limit) GiB (half the memory it may use, at most 8 GiB). Lower the entries of the longest, \(estimate.timelineSource), or the widgets on a device\(oneDevice ? "" : ", or the threads")"
         }
         if bytes > Double(memoryLimitBytes) {
             let kept = command == "compare" ? "views (\(size), \(threads) runs at a time)" : "rows (\(size))"
-            return "the run would keep about \(gib(bytes)) GiB of \(kept); the limit on this machine is \(gib(Double(memoryLimitBytes))) GiB (half the memory it may use, at most 8 GiB). Lower the devices or days, or the largest source, \(estimate.heaviestSource(byRows: true)); or describe the population as a fleet (widgetsim fleet), which keeps no rows"
+            return "the run would keep about \(gib(bytes)) GiB of \(kept); the limit on this machine is \(limit) GiB (half the memory it may use, at most 8 GiB). Lower the devices or days, or the largest source, \(estimate.heaviestSource(byRows: true)); or describe the population as a fleet (widgetsim fleet), which keeps no rows"
         }
         return nil
     }
