@@ -128,7 +128,13 @@ struct CompareCommand: Command {
         }
         let report = ComparisonReport(reported, sensitivity: sensitivity)
         let files = report.files()
-        try writeReports(files, to: outputDirectory)
+        // An earlier comparison's per-widget table, which this one (of one
+        // widget, or of a scenario with one) does not write, would sit beside
+        // this run's reports as if it were this run's.
+        let written = Set(files.map(\.name))
+        try writeReports(files, to: outputDirectory) { name in
+            name == "comparison-widgets.csv" && !written.contains(name)
+        }
         guard !quiet else { return }
         console.out(report.terminalSummary())
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")

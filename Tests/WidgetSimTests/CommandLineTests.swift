@@ -401,6 +401,23 @@ struct CommandLineTests {
         #expect(markdown.hasPrefix("# widgetsim comparison: home-screen, widget `headlines`\n"))
     }
 
+    /// A comparison of one widget writes no per-widget table, so an earlier
+    /// pooled comparison's table in the same directory goes: it would sit
+    /// beside this run's reports as if it were this run's.
+    @Test func aComparisonOfOneWidgetDropsAnEarlierComparisonsPerWidgetTable() throws {
+        let out = Paths.temporaryDirectory("compare-stale-widgets")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let common = ["--runs", "1", "--days", "1", "--no-sweep", "--no-sensitivity", "--out", out.path, "-q"]
+        let pooled = try Self.widgetsim(["compare", "home-screen"] + common)
+        #expect(pooled.status == 0, "\(pooled.errors)")
+        let table = out.appendingPathComponent("comparison-widgets.csv").path
+        #expect(FileManager.default.fileExists(atPath: table))
+        let one = try Self.widgetsim(["compare", "home-screen", "--widget", "headlines"] + common)
+        #expect(one.status == 0, "\(one.errors)")
+        #expect(!FileManager.default.fileExists(atPath: table))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("comparison.md").path))
+    }
+
     /// The recommended policy's own day, row by row: the variant's reports, not the base's.
     @Test func simulateVariantWritesThatVariantsReports() throws {
         let out = Paths.temporaryDirectory("simulate-variant")

@@ -63,6 +63,19 @@ struct ComparisonTests {
         #expect(EstimateText.signedDuration(0.4) == "0s")
     }
 
+    /// A share of views cannot pass 100 %, nor a staleness the run's length:
+    /// an interval that would is cut there, as one below zero is cut at zero
+    /// (home-screen's headlines printed "50.0% (0.0–177.1%)").
+    @Test func anIntervalIsCutAtTheBoundsItsQuantityCannotPass() {
+        let share = Estimate([0, 100])
+        #expect(share.high! > 100)
+        #expect(EstimateText.showPercent(share) == "50.0% (0.0–100.0%)")
+        #expect(EstimateText.showPercent(Estimate([5, 6, 7])) == "6.0% ± 2.5")
+        let staleness = Estimate([3_600, 86_000])
+        #expect(EstimateText.showDuration(staleness, atMost: 86_400) == "12h26m40s (0s–1d)")
+        #expect(EstimateText.showDuration(Estimate([60, 62, 64])) == "1m2s ± 5s")
+    }
+
     @Test func variantsPatchTheProviderTruthUserAndScheduler() throws {
         let document = try Self.document()
         #expect(document.all.map(\.name) == ["base", "same", "fast", "never", "greedy"])

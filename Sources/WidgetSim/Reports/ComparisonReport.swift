@@ -115,7 +115,10 @@ public struct ComparisonReport {
         EstimateText.show(estimate, decimals: decimals, suffix: suffix)
     }
 
-    func showDuration(_ estimate: Estimate) -> String { EstimateText.showDuration(estimate) }
+    /// A staleness, whose interval stays within the run.
+    func showDuration(_ estimate: Estimate) -> String {
+        EstimateText.showDuration(estimate, atMost: Double(comparison.days * Seconds.day))
+    }
 
     func markdown() -> String {
         let runs = comparison.seeds.count
@@ -167,7 +170,7 @@ public struct ComparisonReport {
             out += "### \(widget.label)\n\n"
             if let best = narrowed.best(for: model) {
                 out += "Best for `\(widget.label)`: **`\(best.variant)`** (\(DisplayText.markdownCell(best.policy))): mean staleness \(showDuration(best.meanStaleness)), "
-                out += "\(show(best.stalePercent, decimals: 1, suffix: "%")) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
+                out += "\(EstimateText.showPercent(best.stalePercent)) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
                 // The same paired test as the verdict's runner-up: a first place within the noise is said to be one.
                 if let runnerUp = narrowed.ranking(for: model).first(where: { $0.withinBudget && $0.variant != best.variant }),
                    comparison.seeds.count > 1, !narrowed.stalenessGap(from: best, to: runnerUp).excludesZero {
@@ -177,29 +180,31 @@ public struct ComparisonReport {
             } else {
                 out += "No variant keeps `\(widget.label)` within its budget under \(model.rawValue).\n\n"
             }
-            out += Self.table(narrowed.ranking(for: model))
+            out += Self.table(narrowed.ranking(for: model), days: comparison.days)
             out += "\n"
         }
         return out
     }
 
     func table(for model: BudgetModel) -> String {
-        Self.table(comparison.ranking(for: model))
+        Self.table(comparison.ranking(for: model), days: comparison.days)
     }
 
-    /// A ranking as a markdown table, best first.
-    static func table(_ ranking: [Comparison.Row]) -> String {
-        func show(_ estimate: Estimate, decimals: Int, suffix: String = "") -> String {
-            EstimateText.show(estimate, decimals: decimals, suffix: suffix)
+    /// A ranking of runs `days` long as a markdown table, best first.
+    static func table(_ ranking: [Comparison.Row], days: Int) -> String {
+        func show(_ estimate: Estimate, decimals: Int) -> String {
+            EstimateText.show(estimate, decimals: decimals)
         }
-        func showDuration(_ estimate: Estimate) -> String { EstimateText.showDuration(estimate) }
+        func showDuration(_ estimate: Estimate) -> String {
+            EstimateText.showDuration(estimate, atMost: Double(days * Seconds.day))
+        }
         var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for (rank, row) in ranking.enumerated() {
             let name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
             out += "| \(rank + 1) | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
             out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
-            out += "| \(show(row.stalePercent, decimals: 1, suffix: "%")) "
+            out += "| \(EstimateText.showPercent(row.stalePercent)) "
             out += "| \(showDuration(row.stalenessP50)) | \(showDuration(row.stalenessP95)) | \(showDuration(row.stalenessMax)) "
             out += "| \(show(row.calls, decimals: 1)) |\n"
         }
@@ -214,7 +219,7 @@ public struct ComparisonReport {
         }
         let scope = comparison.widget.map { "for `\($0.label)` on staleness within its budget" } ?? "on staleness within the budget"
         var out = "**Best \(scope) (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
-        out += "mean staleness \(showDuration(best.meanStaleness)), \(show(best.stalePercent, decimals: 1, suffix: "%")) of views stale, "
+        out += "mean staleness \(showDuration(best.meanStaleness)), \(EstimateText.showPercent(best.stalePercent)) of views stale, "
         out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"
         if let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != best.variant }) {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
