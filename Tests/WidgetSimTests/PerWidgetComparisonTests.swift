@@ -47,6 +47,28 @@ struct PerWidgetComparisonTests {
         }
     }
 
+    /// A widget nobody looks at has no staleness, only zeros: no variant is
+    /// named best for it, and the verdict says why.
+    @Test func aWidgetNeverViewedIsNotRanked() throws {
+        var options = Comparison.Options()
+        options.runs = 2
+        options.budgetModels = [.paced]
+        let hidden = Self.scenario
+            .replacingOccurrences(of: #""pages": [ { "name": "home", "viewsPerDay": 30 } ]"#,
+                                  with: #""pages": [ { "name": "home", "viewsPerDay": 30 }, { "name": "hidden", "viewsPerDay": 0 } ]"#)
+            .replacingOccurrences(of: #"{ "id": "b", "provider""#, with: #"{ "id": "b", "page": "hidden", "provider""#)
+        let comparison = try Comparison.run(try ScenarioLoader.decodeDocument(hidden, file: "two.json"), options: options)
+        let b = try #require(comparison.widget(named: "b"))
+        #expect(!comparison.restricted(to: b).hasViews(for: .paced))
+        #expect(comparison.hasViews(for: .paced))
+        let markdown = ComparisonReport(comparison.restricted(to: b)).markdown()
+        #expect(markdown.contains("**No verdict:** `b` was never viewed in these runs"))
+        #expect(!markdown.contains("**Best"))
+        let pooled = ComparisonReport(comparison).markdown()
+        #expect(pooled.contains("**Best on staleness within the budget"))
+        #expect(pooled.contains("`b` was never viewed in these runs: no variant is ranked on its staleness."))
+    }
+
     @Test func aWidgetIsRankedOnItsOwnNumbersAlone() throws {
         let comparison = try Self.run()
         let a = try #require(comparison.widget(named: "a"))

@@ -193,6 +193,12 @@ public struct Comparison: Sendable {
     }
 
     /// The best variant within the budget for `model`, if any stays within it.
+    /// True when some replication of some variant under `model` saw a view:
+    /// without one there is no staleness to rank on.
+    public func hasViews(for model: BudgetModel) -> Bool {
+        rows(for: model).contains { row in row.replications.contains { $0.counts.views > 0 } }
+    }
+
     public func best(for model: BudgetModel) -> Row? {
         ranking(for: model).first { $0.withinBudget }
     }

@@ -54,8 +54,13 @@ public struct ComparisonReport {
         var out = "Best for each widget alone (\(model.rawValue); comparison.md has the tables):\n"
         let width = comparison.widgets.map(\.label.count).max() ?? 0
         for widget in comparison.widgets {
-            let best = comparison.restricted(to: widget).best(for: model)
+            let narrowed = comparison.restricted(to: widget)
+            let best = narrowed.best(for: model)
             out += "  \(widget.label):" + String(repeating: " ", count: width - widget.label.count)
+            if !narrowed.hasViews(for: model) {
+                out += " never viewed, not ranked\n"
+                continue
+            }
             out += " " + (best.map { "\($0.variant), mean staleness \(showDuration($0.meanStaleness))" } ?? "no variant within its budget") + "\n"
         }
         return out
@@ -153,7 +158,7 @@ public struct ComparisonReport {
             - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
             - *provider calls* are the requests each widget sends your server per day.
             - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.
-            - Reloads, requests, shares and staleness cannot be negative, so an interval that would dip below zero is cut at zero and written as a range, as in `2s (0s–6s)`: the t interval truncated at the bound, which keeps its 95 % coverage.
+            - Reloads, requests, shares and staleness cannot be negative, nor a share pass 100 % or a staleness the run's length, so an interval that would cross such a bound is cut there and written as a range, as in `2s (0s–6s)`: the t interval truncated at the bound, which keeps its 95 % coverage.
 
             """
         return out
@@ -168,7 +173,9 @@ public struct ComparisonReport {
         for widget in comparison.widgets {
             let narrowed = comparison.restricted(to: widget)
             out += "### \(widget.label)\n\n"
-            if let best = narrowed.best(for: model) {
+            if !narrowed.hasViews(for: model) {
+                out += "`\(widget.label)` was never viewed in these runs: no variant is ranked on its staleness.\n\n"
+            } else if let best = narrowed.best(for: model) {
                 out += "Best for `\(widget.label)`: **`\(best.variant)`** (\(DisplayText.markdownCell(best.policy))): mean staleness \(showDuration(best.meanStaleness)), "
                 out += "\(EstimateText.showPercent(best.stalePercent)) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
                 // The same paired test as the verdict's runner-up: a first place within the noise is said to be one.
@@ -214,6 +221,10 @@ public struct ComparisonReport {
     func verdict() -> String {
         let model = primaryModel
         let ranking = comparison.ranking(for: model)
+        guard comparison.hasViews(for: model) else {
+            let subject = comparison.widget.map { "`\($0.label)` was" } ?? "No widget was"
+            return "**No verdict:** \(subject) never viewed in these runs, so there is no staleness to rank the variants on (its zeros are not freshness). The table still gives each variant's reloads and server requests.\n"
+        }
         guard let best = comparison.best(for: model) else {
             return "No variant stays within the budget under \(model.rawValue): every one withholds more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day.\n"
         }
