@@ -153,6 +153,33 @@ struct CalibrationTests {
         #expect(low <= observed && observed <= high, "\(observed) outside \(low)...\(high)")
     }
 
+    /// The goodness of fit holds a gap between calls to the slack the fitting
+    /// allows (3 % or a minute): the pace sets a simulated gap almost exactly,
+    /// and a range of one second called a log of the very scenario a misfit.
+    /// Other statistics keep their prediction range.
+    @Test func aGapFitsWithinTheSlackTheFittingAllows() throws {
+        let paced = Calibration.fitRange((mean: 1_479, low: 1_478, high: 1_479), isGap: true)
+        #expect(paced.low == 1_419 && paced.high == 1_539)
+        let long = Calibration.fitRange((mean: 10_000, low: 9_990, high: 10_010), isGap: true)
+        #expect(long.low == 9_700 && long.high == 10_300)
+        let wide = Calibration.fitRange((mean: 1_000, low: 500, high: 1_500), isGap: true)
+        #expect(wide.low == 500 && wide.high == 1_500)
+        let delay = Calibration.fitRange((mean: 15, low: 9, high: 20), isGap: false)
+        #expect(delay.low == 9 && delay.high == 20)
+        // Every gap percentile of a calibration is held to at least that slack.
+        let setup = try Self.phone(after: "15m", days: 4)
+        let log = try Self.log(of: setup) { _ in }
+        var options = Self.smallOptions
+        options.knobs = ["minimumSpacing"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let gaps = calibration.fit.filter { $0.label.hasPrefix("gap between own calls") }
+        #expect(gaps.count == 5)
+        for row in gaps {
+            let (mean, high) = (try #require(row.simulatedMean), try #require(row.simulatedHigh))
+            #expect(high - mean >= 60, "\(row.label): \(mean) to \(high)")
+        }
+    }
+
     /// An interval that reaches both ends of the range tells none of the
     /// range's values apart, whether or not the middle fits: not identified.
     @Test func anIntervalOfTheWholeRangeIsNotIdentifiable() {

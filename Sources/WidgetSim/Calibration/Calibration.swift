@@ -482,20 +482,20 @@ public struct Calibration: Sendable {
         let fittedRuns = try simulate([parameters])[0]
         var fit: [FitRow] = []
         for statistic in LogStatistic.allCases {
-            let summary = summarize(fittedRuns, statistic)
+            let range = summarize(fittedRuns, statistic).map { Self.fitRange($0, isGap: statistic.isGap) }
             fit.append(FitRow(label: statistic.label, observed: analysis.value(of: statistic, learningSeconds: learning),
-                              simulatedMean: summary?.mean, simulatedLow: summary.map { Self.shownLow($0.low, of: statistic) },
-                              simulatedHigh: summary?.high, isDuration: statistic.isDuration))
+                              simulatedMean: range?.mean, simulatedLow: range.map { Self.shownLow($0.low, of: statistic) },
+                              simulatedHigh: range?.high, isDuration: statistic.isDuration))
         }
         let observedGaps = analysis.sortedGaps
         for p in [10.0, 25, 50, 75, 90] {
-            let simulated = fittedRuns.compactMap { Percentile.nearestRank(p, of: $0.sortedGaps).map(Double.init) }.sorted()
-            let mean = simulated.isEmpty ? nil : simulated.reduce(0, +) / Double(simulated.count)
+            // A prediction range, as for the statistics above: the extremes
+            // of a few simulated logs cover far less than 95 % of them.
+            let simulated = fittedRuns.compactMap { Percentile.nearestRank(p, of: $0.sortedGaps).map(Double.init) }
+            let range = Self.predictionRange(simulated).map { Self.fitRange($0, isGap: true) }
             fit.append(FitRow(label: "gap between own calls, \(Int(p))th percentile",
-                              observed: Percentile.nearestRank(p, of: observedGaps).map(Double.init), simulatedMean: mean,
-                              simulatedLow: simulated.first.map { _ in simulated[max(0, Int((0.025 * Double(simulated.count)).rounded(.up)) - 1)] },
-                              simulatedHigh: simulated.last.map { _ in simulated[min(simulated.count - 1, Int((0.975 * Double(simulated.count)).rounded(.up)) - 1)] },
-                              isDuration: true))
+                              observed: Percentile.nearestRank(p, of: observedGaps).map(Double.init), simulatedMean: range?.mean,
+                              simulatedLow: range.map { max(0, $0.low) }, simulatedHigh: range?.high, isDuration: true))
         }
         return Calibration(scenario: setup.name, logFile: logFile, device: setup.devices[device].id, days: setup.days, analysis: analysis,
                            estimates: estimates, fitted: parameters, fit: fit,
@@ -576,7 +576,23 @@ public struct Calibration: Sendable {
     /// gap the pace sets barely varies between simulated logs while the
     /// scheduling delay and the day's first reloads shift a real one.
     static func gapTolerance(_ gap: (mean: Double, low: Double, high: Double)) -> Double {
-        max((gap.high - gap.low) / 2, 0.03 * gap.mean, 60)
+        max((gap.high - gap.low) / 2, gapSlack(gap.mean))
+    }
+
+    /// The least a gap may differ from the simulated mean and still fit: 3 %
+    /// or a minute (see `gapTolerance`).
+    static func gapSlack(_ mean: Double) -> Double { max(0.03 * mean, 60) }
+
+    /// The range the goodness of fit holds a log's statistic to: the
+    /// prediction range, widened for a gap to the same slack the fitting
+    /// allows. Without it, a gap the pace sets in every simulated log (a
+    /// range of one second) called a log of the very scenario a misfit.
+    static func fitRange(_ summary: (mean: Double, low: Double, high: Double), isGap: Bool)
+        -> (mean: Double, low: Double, high: Double)
+    {
+        guard isGap else { return summary }
+        let slack = gapSlack(summary.mean)
+        return (summary.mean, min(summary.low, summary.mean - slack), max(summary.high, summary.mean + slack))
     }
 
     /// The mean of `values` and the range where one more draw falls with 95 %

@@ -42,6 +42,11 @@ public enum LogStatistic: String, CaseIterable, Sendable {
     /// `after` date already past (F2): counts, gaps and delays are never
     /// below zero.
     public var canBeNegative: Bool { self == .medianLateness || self == .medianAskedWait }
+
+    /// True for a gap between WidgetKit's own calls, which the pace or the
+    /// spacing can set almost exactly in simulated logs (see
+    /// `Calibration.gapTolerance`).
+    public var isGap: Bool { self == .medianGap || self == .smallestGap }
 }
 
 extension DeviceLogAnalysis {

@@ -128,7 +128,7 @@ public struct CalibrationReport {
         lines.append("")
         lines.append("## Goodness of fit")
         lines.append("")
-        lines.append("The log beside \(c.options.replications) simulated logs of the fitted model.")
+        lines.append("The log beside \(c.options.replications) simulated logs of the fitted model. A statistic fits when it lies in the range where one more simulated log's would fall with 95 % probability; for a gap between calls, at least 3 % or a minute either side of the mean, the slack the fitting allows (the pace sets a simulated gap almost exactly, while a real phone's delays shift it).")
         lines.append("")
         lines.append("| statistic | observed | simulated mean | simulated 95 % range | fits |")
         lines.append("|---|--:|--:|--:|---|")
