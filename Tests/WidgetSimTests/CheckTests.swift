@@ -212,6 +212,19 @@ struct CheckTests {
         #expect(violation?.message.contains("views is 999 but the rows add up to") == true)
     }
 
+    /// `daily.csv` has one row per widget and local day (README, "Reading
+    /// the reports"): a repeated row would count its day twice for anything
+    /// that sums the file, so it is refused as not in the report's format.
+    @Test func eachWidgetDayHasOneDailyRow() throws {
+        var files = try Self.weatherReport()
+        let lines = files["r/daily.csv"]!.split(separator: "\n").map(String.init)
+        files["r/daily.csv"] = (lines + [lines[1]]).joined(separator: "\n") + "\n"
+        let first = lines[1].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(Self.check(files) == CheckViolation(
+            file: "r/daily.csv", line: lines.count + 1, kind: .badData,
+            message: "a second row for day \(first[0]) of \(first[1])/\(first[2]) (the first is line 2); allowed: one row per widget and local day"))
+    }
+
     @Test func aViewOfAnEntryNoCallProducedIsCaught() throws {
         var files = try Self.weatherReport()
         files["r/reloads.csv"] = files["r/reloads.csv"]!.split(separator: "\n").prefix(1).joined(separator: "\n") + "\n"

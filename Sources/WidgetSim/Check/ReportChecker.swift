@@ -133,6 +133,12 @@ struct ReloadsAudit {
         var widget: Int
     }
 
+    /// A local day of one widget by its "device/widget" name, as `daily.csv` names it.
+    struct NamedDay: Hashable {
+        var day: Int
+        var widget: String
+    }
+
     let rules: ReportRules
     private(set) var rowCount = 0
     /// "device/widget" names in order of first appearance, and their indices (lookup only).
@@ -340,6 +346,8 @@ struct ReloadsAudit {
     func checkDaily(_ bytes: [UInt8], file: String) throws(CheckViolation) -> Int {
         var reader = try CSVReader.audited(bytes, file: file, header: ReportWriter.dailyHeader)
         var reported = Set<DayKey>()
+        // By name, not by index: a widget the logs never mention may be repeated too.
+        var firstLineOfDay: [NamedDay: Int] = [:]
         var count = 0
         while let row = try reader.audited(file: file) {
             let f = row.fields
@@ -349,6 +357,14 @@ struct ReloadsAudit {
                 CheckViolation(file: file, line: row.line, message: "day \(f[0]) of \(widgetName): \(what) is \(written) but the rows add up to \(computed)")
             }
             let day = try f.number(0, "day", 0...ReportChecker.maximumSeconds / Seconds.day, line: row.line, file: file)
+            // A repeated row would count its day twice for anything that sums the file.
+            let namedDay = NamedDay(day: day, widget: widgetName)
+            if let first = firstLineOfDay[namedDay] {
+                throw CheckViolation(
+                    file: file, line: row.line, kind: .badData,
+                    message: "a second row for day \(day) of \(widgetName) (the first is line \(first)); allowed: one row per widget and local day")
+            }
+            firstLineOfDay[namedDay] = row.line
             // A widget-day the logs never mention adds up to nothing.
             let key = widgetIndex[widgetName].map { DayKey(day: day, widget: $0) }
             if let key { reported.insert(key) }
