@@ -225,6 +225,24 @@ struct CheckTests {
             message: "a second row for day \(first[0]) of \(first[1])/\(first[2]) (the first is line 2); allowed: one row per widget and local day"))
     }
 
+    /// Every column of the report's format is read and range-checked, those
+    /// no rule compares too (README, "Limits": budget limits 1 to 1,000,000,
+    /// counts at most 10^9): a value out of the format is bad data (65),
+    /// never part of a report that passed.
+    @Test(arguments: [
+        ("daily.csv", 4, "banana", "budget_limit 'banana' is not a whole number from 1 to 1000000"),
+        ("daily.csv", 7, "-99999999999999999999999", "withheld '-99999999999999999999999' is not a whole number from 0 to 1000000000"),
+        ("daily.csv", 9, "1e2", "views '1e2' is not a whole number from 0 to 1000000000"),
+        ("daily.csv", 11, "soon", "mean_staleness_seconds 'soon' is not empty or a number of seconds with one decimal from 0.0 to 10000000000.0"),
+        ("views.csv", 4, "nope", "shown_entry_seconds 'nope' is not a whole number from -10000000000 to 10000000000"),
+    ])
+    func everyColumnIsReadAndRangeChecked(file: String, column: Int, value: String, message: String) throws {
+        let report = try Self.weatherReport()
+        let files = Self.tamper(report, file, where: { !$0[column].isEmpty }) { $0[column] = value }
+        let violation = try #require(Self.check(files))
+        #expect(violation.kind == .badData && violation.file == "r/" + file && violation.message == message, "\(violation)")
+    }
+
     @Test func aViewOfAnEntryNoCallProducedIsCaught() throws {
         var files = try Self.weatherReport()
         files["r/reloads.csv"] = files["r/reloads.csv"]!.split(separator: "\n").prefix(1).joined(separator: "\n") + "\n"

@@ -326,6 +326,8 @@ struct ReloadsAudit {
                 guard f[5].isEmpty, stale == 1 else { throw fail("a placeholder view (no entry) has data or is not stale (F5)") }
                 continue
             }
+            // No rule compares the entry's date, but a value out of the format is bad data, not a view that passed.
+            _ = try f.number(4, "shown_entry_seconds", -ReportChecker.maximumSeconds...ReportChecker.maximumSeconds, line: row.line, file: file)
             guard let first = firstOK[widget], first <= seconds else {
                 throw fail("widget \(widgetName) shows an entry at \(seconds) before any call of it returned a timeline")
             }
@@ -365,17 +367,34 @@ struct ReloadsAudit {
                     message: "a second row for day \(day) of \(widgetName) (the first is line \(first)); allowed: one row per widget and local day")
             }
             firstLineOfDay[namedDay] = row.line
+            // Every column is read and range-checked, even those no rule
+            // compares (budget_limit, withheld): a value out of the format is
+            // bad data, not a report that passed.
+            if !f[4].isEmpty { _ = try f.number(4, "budget_limit", 1...ReportChecker.maximumBudgetLimit, line: row.line, file: file) }
+            func counted(_ column: Int, _ name: String) throws(CheckViolation) -> Int {
+                try f.number(column, name, 0...ReportChecker.maximumCount, line: row.line, file: file)
+            }
+            let budgeted = try counted(5, "reloads_budgeted")
+            let free = try counted(6, "reloads_free")
+            _ = try counted(7, "withheld")
+            let timedOut = try counted(8, "timed_out")
+            let views = try counted(9, "views")
+            let staleViews = try counted(10, "stale_views")
+            if !f[11].isEmpty && !ReloadsAudit.isMeanSeconds(f[11]) {
+                throw CheckViolation(
+                    file: file, line: row.line, kind: .badData,
+                    message: "mean_staleness_seconds '\(f[11])' is not empty or a number of seconds with one decimal from 0.0 to \(ReportChecker.maximumSeconds).0")
+            }
             // A widget-day the logs never mention adds up to nothing.
             let key = widgetIndex[widgetName].map { DayKey(day: day, widget: $0) }
             if let key { reported.insert(key) }
             let counts = key.flatMap { totals[$0] } ?? DayTotals()
-            func written(_ column: Int) -> Int? { DecimalDigits.unsigned(f[column]) }
-            if written(5) != counts.budgeted { throw differ("reloads_budgeted", f[5], counts.budgeted) }
-            if written(6) != counts.free { throw differ("reloads_free", f[6], counts.free) }
-            if written(8) != counts.timedOut { throw differ("timed_out", f[8], counts.timedOut) }
+            if budgeted != counts.budgeted { throw differ("reloads_budgeted", f[5], counts.budgeted) }
+            if free != counts.free { throw differ("reloads_free", f[6], counts.free) }
+            if timedOut != counts.timedOut { throw differ("timed_out", f[8], counts.timedOut) }
             guard viewsCounted else { continue }
-            if written(9) != counts.views { throw differ("views", f[9], counts.views) }
-            if written(10) != counts.staleViews { throw differ("stale_views", f[10], counts.staleViews) }
+            if views != counts.views { throw differ("views", f[9], counts.views) }
+            if staleViews != counts.staleViews { throw differ("stale_views", f[10], counts.staleViews) }
             let mean = counts.views == 0 ? "" : FixedDecimal.format(Double(counts.staleness) / Double(counts.views), decimals: 1)
             if f[11] != mean {
                 throw CheckViolation(file: file, line: row.line, message: "day \(f[0]) of \(widgetName): mean_staleness_seconds is \(f[11]) but the rows add up to \(mean)")
@@ -386,6 +405,14 @@ struct ReloadsAudit {
             throw CheckViolation(file: file, line: 0, message: "no row for day \(key.day) of \(widgetNames[key.widget]), which has a reload (reloads.csv line \(line))")
         }
         return count
+    }
+
+    /// A mean as `daily.csv` writes it: whole seconds up to
+    /// `ReportChecker.maximumSeconds`, a point and one decimal ("99.7").
+    static func isMeanSeconds(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let whole = DecimalDigits.unsigned(parts[0]), DecimalDigits.unsigned(parts[1], width: 1) != nil else { return false }
+        return whole < ReportChecker.maximumSeconds || text == "\(ReportChecker.maximumSeconds).0"
     }
 }
 
