@@ -63,7 +63,7 @@ struct CheckCommand: Command {
         // Each option is a row of parameters.csv, read by the same rule and range.
         if let text = arguments.value("budget-model") { overrides.append(("budget_model", text, "budget-model")) }
         if let text = arguments.value("minimum-spacing") {
-            guard let seconds = DurationText.parse(text) ?? Double(text), seconds.isFinite, seconds >= 0, seconds <= Double(Seconds.day),
+            guard let seconds = DurationText.parse(text) ?? DecimalDigits.unsigned(text).map(Double.init), seconds.isFinite, seconds >= 0, seconds <= Double(Seconds.day),
                   seconds == seconds.rounded() else {
                 throw .usage("option '--minimum-spacing' must be a whole number of seconds from 0 to 24h, such as 5m or 300s, got '\(text)'")
             }

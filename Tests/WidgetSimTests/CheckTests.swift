@@ -199,6 +199,29 @@ struct CheckTests {
         #expect(ReportRules(SchedulerParameters()).csv().contains("pacing_burst,2.0000\n"))
     }
 
+    /// `parameters.csv` lists each rule once: a file that gives a rule twice
+    /// does not say which one the run had, so it is refused, not read as
+    /// its last row.
+    @Test func eachRuleIsGivenOnceInParametersCSV() throws {
+        let text = ReportRules().csv() + "minimum_spacing_seconds,60\n"
+        #expect(throws: CheckViolation(
+            file: "parameters.csv", line: ReportRules.rows.count + 2, kind: .badData,
+            message: "parameter 'minimum_spacing_seconds' given twice (the first is line 3); allowed: each parameter once")) {
+            try ReportRules.parse(text, file: "parameters.csv")
+        }
+    }
+
+    /// A rule's number in `parameters.csv` is plain decimal digits, as the
+    /// report writes it: a hexadecimal float, an exponent, a sign, "inf" or
+    /// "nan" (all of which Swift's `Double(_:)` reads) is refused.
+    @Test(arguments: ["0x10", "0x1p4", "1e1", "+2", "inf", "nan", "2.", ".5", " 2"])
+    func aRuleIsAPlainDecimalNumber(written: String) throws {
+        var rules = ReportRules()
+        #expect(rules.set("pacing_burst", to: "2.5") == nil && rules.parameters.pacingBurst == 2.5)
+        #expect(rules.set("pacing_burst", to: written) == "a decimal number from 1 to 100")
+        #expect(rules.set("token_bucket_burst", to: written == "0x10" ? "0x0.4p0" : written) == "a decimal number from 0.001 to 1")
+    }
+
     /// F22: a timed-out call produces no timeline.
     @Test func aTimedOutCallWithATimelineIsCaught() throws {
         let files = Self.tamper(try Self.weatherReport(), "reloads.csv", where: { $0[5] == "policy" }) { $0[10] = "timed_out" }

@@ -212,6 +212,17 @@ struct CommandLineTests {
         #expect(two.errors.contains("expected one <scenario>, got 2: weather news"))
     }
 
+    /// `check --minimum-spacing` takes a duration or plain whole seconds, as
+    /// its help says: a hexadecimal float ("0x1p4", 16 s to `Double(_:)`)
+    /// or an exponent is a usage error.
+    @Test(arguments: ["0x1p4", "1.6e1", "+16"])
+    func checksMinimumSpacingIsADurationOrPlainWholeSeconds(written: String) throws {
+        let result = try Self.widgetsim(["check", "Reports/weather", "--minimum-spacing", written])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("option '--minimum-spacing' must be a whole number of seconds from 0 to 24h, such as 5m or 300s, got '\(written)'"))
+        #expect(try Self.widgetsim(["check", "Reports/weather", "--minimum-spacing", "16"]).status == 0)
+    }
+
     /// `check` exits 1 only for a broken budget rule; a malformed file is bad
     /// data (65) and a missing one, or a fleet report with no rows, is no input (66).
     @Test func checkExits1ForABrokenRule65ForBadData66ForMissingRows() throws {

@@ -4,6 +4,7 @@ extension ReportRules {
     public static func parse(_ text: String, file: String) throws(CheckViolation) -> ReportRules {
         let table = try CSVTable.audited(text, file: file, header: header)
         var rules = ReportRules()
+        var firstLines: [String: Int] = [:]
         for line in table.rows {
             let name = line.fields[0]
             let value = line.fields[1]
@@ -12,6 +13,13 @@ extension ReportRules {
                     file: file, line: line.line, kind: .badData,
                     message: "unknown parameter '\(name)'; allowed: \(rows.map(\.name).joined(separator: ", "))")
             }
+            // A file that says two things of one rule does not say which the run had.
+            if let first = firstLines[name] {
+                throw CheckViolation(
+                    file: file, line: line.line, kind: .badData,
+                    message: "parameter '\(name)' given twice (the first is line \(first)); allowed: each parameter once")
+            }
+            firstLines[name] = line.line
             guard row.read(value, &rules.parameters) else {
                 throw CheckViolation(
                     file: file, line: line.line, kind: .badData,

@@ -60,17 +60,17 @@ public struct ReportRules: Equatable, Sendable {
             }),
         wholeNumber("minimum_spacing_seconds", 0...Seconds.day, \.minimumSpacing),
         wholeNumber("pacing_window_seconds", Seconds.hour...Seconds.day, \.pacingWindow),
-        Row(name: "pacing_burst", allowed: "a number from 1 to 100",
+        Row(name: "pacing_burst", allowed: "a decimal number from 1 to 100",
             write: { exactly($0.pacingBurst) },
             read: { text, parameters in
-                guard let burst = Double(text), burst >= 1, burst <= 100 else { return false }
+                guard let burst = DecimalDigits.unsignedDecimal(text), burst >= 1, burst <= 100 else { return false }
                 parameters.pacingBurst = burst
                 return true
             }),
-        Row(name: "token_bucket_burst", allowed: "a number from 0.001 to 1",
+        Row(name: "token_bucket_burst", allowed: "a decimal number from 0.001 to 1",
             write: { exactly($0.tokenBucketBurst) },
             read: { text, parameters in
-                guard let burst = Double(text), burst >= 0.001, burst <= 1 else { return false }
+                guard let burst = DecimalDigits.unsignedDecimal(text), burst >= 0.001, burst <= 1 else { return false }
                 parameters.tokenBucketBurst = burst
                 return true
             }),

@@ -34,6 +34,16 @@ public enum DecimalDigits {
         return -magnitude
     }
 
+    /// The value of `text` when it is 1 or more ASCII digits, optionally
+    /// followed by a point and 1 or more digits ("2", "0.25", "2.0000").
+    /// `Double(_:)` alone would also take "0x10", "1e2", "+2", "inf" and
+    /// "nan", none of which a report or a help text writes as "a number".
+    public static func unsignedDecimal(_ text: some StringProtocol) -> Double? {
+        let parts = text.utf8.split(separator: 0x2E, maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ part in !part.isEmpty && part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return nil }
+        return Double(String(text))
+    }
+
     /// The value of `text` read by `signed`, when it lies in `range`.
     public static func signed(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
         guard let value = signed(text), range.contains(value) else { return nil }
