@@ -66,6 +66,35 @@ struct DailyRhythmTests {
         #expect(system == [0, 1, 2].map { $0 * Seconds.day + 7 * Seconds.hour + 30 * Seconds.minute })
     }
 
+    /// A "daily" time is a local time "HH:MM" or "HH:MM:SS" before midnight,
+    /// and every message about it states that one range: the time it
+    /// refuses and the malformed one are told the same allowed values, and
+    /// a time with seconds runs at that second.
+    @Test func aDailyTimeIsOneTruthfulRangeInEveryMessage() throws {
+        func decode(_ daily: String) throws(ScenarioError) -> SimulationSetup {
+            try ScenarioLoader.decode("""
+                { "name": "daily", "days": 3,
+                  "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "never" } } ],
+                    "script": [ { "daily": "\(daily)", "action": "systemChange" } ] } ] }
+                """, file: "daily.json")
+        }
+        func allowed(_ daily: String) -> String? {
+            do {
+                _ = try decode(daily)
+                return nil
+            } catch {
+                guard case .invalidValue(_, "devices[0].script[0].daily", _, _, _, let allowed) = error else { return "\(error)" }
+                return allowed
+            }
+        }
+        let range = "a local time \"HH:MM[:SS]\" from \"00:00\" to \"23:59:59\""
+        #expect(allowed("7:00") == range)
+        #expect(allowed("24:00") == range)
+        #expect(allowed("23:60") == range)
+        let withSeconds = try decode("07:00:30").devices[0].repeatingScript
+        #expect(withSeconds.map(\.secondOfDay) == [7 * Seconds.hour + 30])
+    }
+
     /// "at" with a list is a fixture list: one action per instant, durations
     /// and local dates alike.
     @Test func aFixtureListGivesOneActionPerInstant() throws {

@@ -21,7 +21,7 @@ extension ScenarioDecoder {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.scriptFields)
         let action = try decodeAction(object, pages: pages, apps: apps, widgets: widgets, allowed: ScenarioDecoder.scriptActions)
-        let whenAllowed = "either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM\", with \"days\" for some weekdays)"
+        let whenAllowed = "either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM[:SS]\", with \"days\" for some weekdays)"
         switch (object.optional("at"), object.optional("daily")) {
         case (let at?, nil):
             if let extra = object.optional("days") {
@@ -42,10 +42,7 @@ extension ScenarioDecoder {
             }
             return .once(actions)
         case (nil, let daily?):
-            let second = try daily.clockTime()
-            guard second < Seconds.day else {
-                throw daily.invalid("\"24:00\" is the next day's \"00:00\"", allowed: "a local time from \"00:00\" to \"23:59:59\"")
-            }
+            let second = try daily.clockTime(allowingEndOfDay: false)
             let weekdays = try object.optional("days").map { value throws(ScenarioError) in try decodeWeekdays(value) } ?? Weekday.allCases
             return .repeating(RepeatingAction(secondOfDay: second, weekdays: weekdays, action))
         case (let at?, _?):

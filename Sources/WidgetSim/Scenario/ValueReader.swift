@@ -136,11 +136,15 @@ struct ValueReader {
         return Int(value)
     }
 
-    /// A local clock time "HH:MM" (or "HH:MM:SS"), as seconds after midnight, 00:00–24:00.
-    func clockTime() throws(ScenarioError) -> Int {
+    /// A local clock time "HH:MM" or "HH:MM:SS", as seconds after midnight:
+    /// from 00:00 to 24:00, the end of the day (a window's end, a bedtime),
+    /// or to 23:59:59 when `allowingEndOfDay` is false (the time of something
+    /// that happens each day, where 24:00 would be the next day's 00:00).
+    /// Every message states the same allowed values: the ones accepted.
+    func clockTime(allowingEndOfDay: Bool = true) throws(ScenarioError) -> Int {
         let text = try string()
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let allowed = "a local time \"HH:MM\" from \"00:00\" to \"24:00\""
+        let allowed = "a local time \"HH:MM[:SS]\" from \"00:00\" to \"\(allowingEndOfDay ? "24:00" : "23:59:59")\""
         guard (2...3).contains(parts.count), let hour = DecimalDigits.unsigned(parts[0], width: 2),
               let minute = DecimalDigits.unsigned(parts[1], width: 2),
               let second = parts.count == 3 ? DecimalDigits.unsigned(parts[2], width: 2) : 0,
@@ -148,6 +152,7 @@ struct ValueReader {
               hour < 24 || (minute == 0 && second == 0) else {
             throw invalid("\"\(text)\" is not a clock time", allowed: allowed)
         }
+        guard allowingEndOfDay || hour < 24 else { throw invalid("\"\(text)\" is the next day's \"00:00\"", allowed: allowed) }
         return hour * Seconds.hour + minute * Seconds.minute + second
     }
 
