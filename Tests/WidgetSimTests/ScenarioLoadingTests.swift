@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WidgetSim
 
@@ -178,6 +179,20 @@ struct ScenarioLoadingTests {
             guard case .fileNotFound(_, let suggestion, _) = error else { Issue.record("\(error)"); return }
             #expect(suggestion?.hasSuffix("Scenarios/weather.json") == true)
         }
+    }
+
+    /// A scenario that is a symbolic link to nothing is named as one, with
+    /// where it points: "no such file; did you mean" would suggest the very
+    /// name given, which its directory lists.
+    @Test func aScenarioThatIsALinkToNothingIsNamedAsOne() throws {
+        let directory = Paths.temporaryDirectory("dangling-scenario")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("h.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere.json")
+        #expect(throws: ScenarioError.unreadable(file: link, reason: "it is a symbolic link to 'nowhere.json', which does not exist")) {
+            try ScenarioLoader.load(path: link)
+        }
+        #expect(ScenarioLoader.suggestion(for: link) == nil)
     }
 }
 

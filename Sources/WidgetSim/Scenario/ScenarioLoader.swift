@@ -65,12 +65,14 @@ public enum ScenarioLoader {
         return bytes
     }
 
-    /// A file next to `path` whose name is close, for "did you mean".
+    /// A file next to `path` whose name is close, for "did you mean"; never
+    /// the name given, which may be listed in its directory and still not
+    /// open (a link to nowhere, or one removed since).
     static func suggestion(for path: String) -> String? {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
-        let candidates = names.filter { $0.hasSuffix(".json") }.sorted()
+        let candidates = names.filter { $0.hasSuffix(".json") && $0 != url.lastPathComponent }.sorted()
         guard let match = Suggestion.nearest(to: url.lastPathComponent, among: candidates) else { return nil }
         return url.deletingLastPathComponent().appendingPathComponent(match).relativePath
     }

@@ -50,14 +50,22 @@ public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible 
 /// (the file is opened without blocking and checked with `fstat`, so a path
 /// that changes between the check and the read cannot slip through); at most
 /// `limit + 1` bytes are ever read; the error says what is wrong in plain
-/// words (a missing file, permission denied, a directory, UTF-16 text).
+/// words (a missing file, a symbolic link to nothing, permission denied, a
+/// directory, UTF-16 text).
 public enum InputFile {
     /// The bytes of the regular file at `path`, at most `limit` of them.
     public static func bytes(at path: String, limit: Int) throws(InputFileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .missing(path: path) }
+            if code == ENOENT || code == ENOTDIR {
+                // The name is there but leads nowhere: "no such file", with a
+                // "did you mean" that lists the name itself, would not say why.
+                if let target = danglingLinkTarget(path) {
+                    throw .unreadable(path: path, reason: "it is a symbolic link to '\(target)', which does not exist")
+                }
+                throw .missing(path: path)
+            }
             throw .unreadable(path: path, reason: plainReason(code))
         }
         defer { close(descriptor) }
@@ -120,6 +128,17 @@ public enum InputFile {
             return "the file holds zero bytes, as UTF-16 text does; save it as UTF-8"
         }
         return nil
+    }
+
+    /// Where the symbolic link at `path` points, when `path` itself is a
+    /// link (its target could not be opened); nil when nothing is at `path`.
+    static func danglingLinkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return "" }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func kindName(_ type: mode_t) -> String {
