@@ -55,6 +55,20 @@ struct ScenarioLoadingTests {
         #expect(throws: ScenarioError.self) { try ScenarioLoader.decode(Self.scenario(top: #" "days": 7.5,"#), file: "t.json") }
     }
 
+    /// A seed is a whole number as `days` is: written with an exponent or a
+    /// fraction, it is the number its digits denote, exactly, up to
+    /// 2^64 - 1 (a double would round anything above 2^53 to another seed).
+    @Test func aSeedWithAnExponentIsTheWholeNumberItsDigitsDenote() throws {
+        for (literal, seed) in [("1e19", 10_000_000_000_000_000_000 as UInt64), ("9007199254740993.0", 9_007_199_254_740_993),
+                                ("1.8446744073709551615e19", UInt64.max), ("20260302", 20_260_302), ("0.0", 0)] {
+            let text = Self.scenario(top: #" "seed": \#(literal),"#)
+            #expect(try ScenarioLoader.decode(text, file: "t.json").seed == seed, "\(literal)")
+        }
+        for literal in ["1.8446744073709551616e19", "1e20", "1.5", "-1e0", "9007199254740993.5"] {
+            #expect(throws: ScenarioError.self, "\(literal)") { try ScenarioLoader.decode(Self.scenario(top: #" "seed": \#(literal),"#), file: "t.json") }
+        }
+    }
+
     /// A configuration is a field of the device log, which holds at most
     /// 1,024 bytes a field: a longer one would write a log the tool refuses.
     @Test func aConfigurationLongerThanADeviceLogFieldIsRefused() throws {

@@ -70,17 +70,59 @@ struct ValueReader {
         return value
     }
 
-    /// A whole number written with a fraction or an exponent ("7.0", "1e2"):
-    /// the double it reads as, when that is whole and at most 2^53 (where
-    /// every whole double is exact).
+    /// A whole number written with a fraction or an exponent ("7.0", "1e2"),
+    /// when its value is whole and fits an `Int`; see `wholeMagnitude`.
     static func wholeNumber(_ literal: String) -> Int? {
-        guard let value = Double(literal), value == value.rounded(), abs(value) <= 0x1p53 else { return nil }
-        return Int(value)
+        guard let (negative, magnitude) = wholeMagnitude(literal), let value = Int(exactly: magnitude) else { return nil }
+        return negative ? -value : value
     }
 
+    /// The sign and magnitude of the whole number a JSON number literal
+    /// denotes, however it is written ("7.0", "1e2", "1.5e1", "1e19"), or
+    /// nil when it is not whole or its magnitude is above `UInt64.max`.
+    ///
+    /// Promised: exact, read from the literal's digits. A double is not: above
+    /// 2^53 it rounds to an even neighbour, so "9007199254740993.0" would read
+    /// as ...992 and a seed written with an exponent could be another seed.
+    static func wholeMagnitude(_ literal: String) -> (negative: Bool, magnitude: UInt64)? {
+        var text = Substring(literal)
+        let negative = text.first == "-"
+        if negative { text = text.dropFirst() }
+        let parts = text.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "e" || $0 == "E" }
+        let mantissa = parts[0].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = mantissa.count == 2 ? mantissa[1] : ""
+        // The value is `digits` × 10^shift, with the leading zeros dropped.
+        var digits = Array((mantissa[0] + fraction).utf8.drop { $0 == UInt8(ascii: "0") })
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        if digits.isEmpty { return (negative, 0) }
+        var exponent = 0
+        if parts.count == 2 {
+            var written = parts[1]
+            let negativeExponent = written.first == "-"
+            if written.first == "-" || written.first == "+" { written = written.dropFirst() }
+            // An exponent past a billion leaves a nonzero number out of range or not whole.
+            guard let magnitude = DecimalDigits.unsigned(written), magnitude <= 1_000_000_000 else { return nil }
+            exponent = negativeExponent ? -magnitude : magnitude
+        }
+        var shift = exponent - fraction.count
+        while shift < 0 && digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            shift += 1
+        }
+        // UInt64.max has 20 digits.
+        guard shift >= 0, digits.count + shift <= 20 else { return nil }
+        digits += repeatElement(UInt8(ascii: "0"), count: shift)
+        guard let magnitude = UInt64(String(decoding: digits, as: UTF8.self)) else { return nil }
+        return (negative, magnitude)
+    }
+
+    /// A whole number from 0 to `UInt64.max`, written as `int(in:)` reads
+    /// one: plain digits, or with a fraction or an exponent when its value,
+    /// read exactly, is whole ("1e19" is 10000000000000000000).
     func uint64() throws(ScenarioError) -> UInt64 {
         guard case .number(let literal) = node.value else { throw wrongType("a whole number") }
-        guard let value = UInt64(literal) else {
+        let exact = ValueReader.wholeMagnitude(literal).flatMap { $0.negative && $0.magnitude != 0 ? nil : $0.magnitude }
+        guard let value = UInt64(literal) ?? exact else {
             throw invalid("\(literal) is not a whole number in range", allowed: "whole numbers 0...\(UInt64.max)")
         }
         return value
