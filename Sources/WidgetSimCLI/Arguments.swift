@@ -19,7 +19,8 @@ struct OptionSpec: Sendable {
 /// Parsed command-line arguments: options by name and positionals in order.
 ///
 /// Accepts `--name value`, `--name=value`, `-x value`, and `--` to end
-/// options. An unknown option is a usage error naming the nearest valid one.
+/// options. An unknown option is a usage error naming the nearest valid one,
+/// and so is an option given twice (a flag may be repeated: it says one thing).
 struct ParsedArguments {
     private var values: [(name: String, value: String)] = []
     private(set) var flags: [String] = []
@@ -63,15 +64,21 @@ struct ParsedArguments {
                 flags.append(name)
                 continue
             }
+            let value: String
             if let inlineValue {
-                values.append((name, inlineValue))
+                value = inlineValue
             } else {
                 guard index < arguments.count else {
                     throw .usage("option '--\(name)' needs a value <\(spec.valueName!)>")
                 }
-                values.append((name, arguments[index]))
+                value = arguments[index]
                 index += 1
             }
+            // Every option takes one value: a second would silently replace the first.
+            if let first = values.first(where: { $0.name == name }) {
+                throw .usage("option '--\(name)' given twice ('\(first.value)', then '\(value)'); it takes one value")
+            }
+            values.append((name, value))
         }
     }
 
@@ -81,7 +88,7 @@ struct ParsedArguments {
         return hint.isEmpty ? "; see '--help'" : hint
     }
 
-    /// The last value given for `name`, if any.
+    /// The value given for `name`, if any (an option is given at most once).
     func value(_ name: String) -> String? {
         values.last { $0.name == name }?.value
     }

@@ -5,14 +5,14 @@ import WidgetSim
 struct FleetCommand: Command {
     static let name = "fleet"
     static let abstract = "Simulate a fleet scenario's devices and report server load, reloads and staleness."
-    static let arguments = "<scenario> [--devices <n>] [--seed <n>] [--days <n>] [--threads <n>] [--shard <i/n> --partial <file>] [--out <dir>]"
+    static let arguments = "<scenario> [--devices <n>] [--seed <n>] [--days <n>] [--threads <n>] [[--shard <i/n>] --partial <file> | --out <dir>]"
     static let options = [
         OptionSpec(name: "devices", short: nil, valueName: "n", help: "Override the number of devices (1...\(FleetSetup.maximumDevices))."),
         ScenarioOptions.seed,
         ScenarioOptions.days,
         ScenarioOptions.threads,
         OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
-        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report."),
+        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report (so not with --out)."),
         ScenarioOptions.out,
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
@@ -58,6 +58,10 @@ struct FleetCommand: Command {
             }
         }
         partial = arguments.value("partial")
+        if partial != nil && arguments.value("out") != nil {
+            // A partial result is written instead of a report: the report comes from merging the partials.
+            throw .usage("'--out' and '--partial' cannot be combined: with '--partial' no report is written; give '--out' to 'widgetsim merge <partial>...', which writes the report")
+        }
         parameters = arguments.value("parameters")
         outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")

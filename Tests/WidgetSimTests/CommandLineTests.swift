@@ -212,6 +212,29 @@ struct CommandLineTests {
         #expect(two.errors.contains("expected one <scenario>, got 2: weather news"))
     }
 
+    /// Every option takes one value: given twice, it is refused (64) with
+    /// both values, never read as the last one (a comparison of 'ticker'
+    /// when 'headlines' was asked for too).
+    @Test func anOptionGivenTwiceIsRefused() throws {
+        let result = try Self.widgetsim(["compare", "home-screen", "--widget", "headlines", "--widget=ticker", "--out", "/nonexistent/c"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("option '--widget' given twice ('headlines', then 'ticker'); it takes one value"), "\(result.errors)")
+    }
+
+    /// `fleet --partial` writes a partial result instead of a report, so
+    /// '--out' with it is refused (64) rather than ignored: the report's
+    /// directory is given to 'widgetsim merge'.
+    @Test func fleetRefusesOutWithPartial() throws {
+        let directory = Paths.temporaryDirectory("partial-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let part = directory.appendingPathComponent("part.txt").path
+        let report = directory.appendingPathComponent("report").path
+        let result = try Self.widgetsim(["fleet", "fleet-news", "--devices", "2", "--days", "1", "--partial", part, "--out", report])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("'--out' and '--partial' cannot be combined"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: part) && !FileManager.default.fileExists(atPath: report))
+    }
+
     /// `check --minimum-spacing` takes a duration or plain whole seconds, as
     /// its help says: a hexadecimal float ("0x1p4", 16 s to `Double(_:)`)
     /// or an exponent is a usage error.
