@@ -117,6 +117,9 @@ struct CalibrateCommand: Command {
         // (calibration keeps no report rows).
         let analysis = DeviceLogAnalysis(log, options: options.analysis)
         try requireSamePhone(analysis, setup: setup, device: device, console: console)
+        if !quiet, let start = Calibration.startWeekdays(of: log, setup: setup, device: device), start.log != start.scenario {
+            console.err("warning: \(logPath): the log starts on a \(start.log.name), the scenario on a \(start.scenario.name); calibrate replays the scenario's days from its start and reads no dates from the log, so whatever follows the weekday (weekend habits, a script's days, scheduled changes) falls on other days than the phone's: set the scenario's start to the log's first day")
+        }
         var simulated = setup
         simulated.days = Calibration.simulatedDays(analysis)
         let estimate = RunEstimate(simulated)

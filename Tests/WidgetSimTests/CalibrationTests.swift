@@ -180,6 +180,19 @@ struct CalibrationTests {
         }
     }
 
+    /// Calibrate replays the scenario's days from its start: a log that starts
+    /// on another weekday is told apart, so the command can warn that
+    /// whatever follows the weekday falls on other days than the phone's.
+    @Test func aLogStartingOnAnotherWeekdayThanTheScenarioIsToldApart() throws {
+        let setup = try Self.phone(after: "1h", days: 2)
+        var log = try Self.log(of: setup) { _ in }
+        let same = try #require(Calibration.startWeekdays(of: log, setup: setup, device: 0))
+        #expect(same.log == .monday && same.scenario == .monday)
+        for index in log.lines.indices { log.lines[index].time.epochSeconds += 2 * Seconds.day }
+        let shifted = try #require(Calibration.startWeekdays(of: log, setup: setup, device: 0))
+        #expect(shifted.log == .wednesday && shifted.scenario == .monday)
+    }
+
     /// An interval that reaches both ends of the range tells none of the
     /// range's values apart, whether or not the middle fits: not identified.
     @Test func anIntervalOfTheWholeRangeIsNotIdentifiable() {

@@ -571,6 +571,17 @@ public struct Calibration: Sendable {
         }
     }
 
+    /// The weekday of the log's first line, in the offset it was written in,
+    /// and the weekday device `device` of `setup` starts on. Calibrate replays
+    /// the scenario's days from its start and reads no date from the log, so
+    /// when the two differ, whatever follows the weekday (weekend habits, a
+    /// script's days, scheduled changes) falls on other days than the phone's.
+    public static func startWeekdays(of log: DeviceLog, setup: SimulationSetup, device: Int) -> (log: Weekday, scenario: Weekday)? {
+        guard let first = log.lines.first, setup.devices.indices.contains(device) else { return nil }
+        let logClock = CivilCalendar(startEpochSeconds: first.time.epochSeconds, utcOffsetSeconds: first.time.utcOffsetSeconds)
+        return (logClock.weekday(0), setup.calendar(of: setup.devices[device]).weekday(0))
+    }
+
     /// How far a log's median gap may be from the simulated mean and still
     /// fit: the prediction half-width, but at least 3 % or a minute, since a
     /// gap the pace sets barely varies between simulated logs while the

@@ -7,6 +7,11 @@ public enum Weekday: Int, CaseIterable, Sendable, Comparable {
         ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][rawValue]
     }
 
+    /// The English name, for messages ("Monday").
+    public var name: String {
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][rawValue]
+    }
+
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
