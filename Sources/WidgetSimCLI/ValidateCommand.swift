@@ -44,6 +44,12 @@ struct ValidateCommand: Command {
                     console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
                 }
             }
+            // Every variant was built and validated with the base: name them,
+            // so a typo in a variant's name shows before a compare.
+            if !document.variants.isEmpty {
+                let names = document.variants.map { "'\(DisplayText.singleLine($0.name))'" }.joined(separator: ", ")
+                console.out("  \(DisplayText.counted(document.variants.count, "variant")) besides '\(DisplayText.singleLine(document.baseName))', each valid: \(names)")
+            }
             console.out("  estimate: \(describe(RunEstimate(setup), command: command))")
         }
     }

@@ -282,6 +282,13 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// validate builds every variant with the base, and names them.
+    @Test func validateNamesTheVariantsItValidated() throws {
+        let result = try Self.widgetsim(["validate", "weather", "todo"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("  4 variants besides 'after-60m', each valid: 'atEnd', 'after-15m', 'after-30m', 'never-push'\n"), "\(result.output)")
+    }
+
     /// validate calls a file valid only once it is within the limits.
     @Test func validateSaysValidOnlyWithinTheLimits() throws {
         let directory = Paths.temporaryDirectory("validate-limits")
