@@ -180,6 +180,30 @@ struct ScenarioLoadingTests {
         #expect(error?.description.contains("min 70 is above max 40; allowed: min ≤ max") == true)
     }
 
+    /// A value a parameters file brings is that file's: an error about it
+    /// names the parameters file at the value's line and column, not the
+    /// scenario (which does not hold the value); an object merged from both
+    /// files names the parameters file and says where the scenario's half is.
+    @Test func anErrorAboutAParametersFilesValueNamesThatFile() throws {
+        func error(scenario top: String, parameters: String) throws -> String? {
+            let file = try ParametersFile.decode(Array(parameters.utf8), file: "p.json")
+            do {
+                _ = try ScenarioLoader.decodeDocument(Array(Self.scenario(top: top).utf8), file: "s.json", catalog: .builtIn, parameters: file)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let budget = #" "scheduler": {"dailyBudget": {"min": 10, "max": 40}},"#
+        #expect(try error(scenario: budget, parameters: #"{"scheduler": {"dailyBudget": {"min": 70}}}"#)
+            == "p.json:1:31: field 'scheduler.dailyBudget': min 70 is above max 40, merged into the scenario's value at s.json:2:48; allowed: min ≤ max")
+        #expect(try error(scenario: budget, parameters: #"{"scheduler": {"minimumDailyBudget": 20}}"#)
+            == "p.json:1:38: field 'scheduler.minimumDailyBudget': 20 is above dailyBudget.min 10; allowed: 1...dailyBudget.min")
+        // The scenario's own value is still the scenario's.
+        #expect(try error(scenario: #" "scheduler": {"minimumDailyBudget": 20, "dailyBudget": {"min": 10}},"#, parameters: #"{"scheduler": {"minimumSpacing": "5m"}}"#)
+            == "s.json:2:55: field 'scheduler.minimumDailyBudget': 20 is above dailyBudget.min 10; allowed: 1...dailyBudget.min")
+    }
+
     @Test func duplicateWidgetIdsAreRejected() {
         let error = Self.error(Self.scenario(widget: #""provider": {"policy": "never"} }, { "id": "w", "provider": {"policy": "never"}"#))
         #expect(error?.description.contains(#"duplicate widget id "w""#) == true)

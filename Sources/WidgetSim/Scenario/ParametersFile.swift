@@ -19,8 +19,9 @@ public struct ParametersFile: Sendable {
     let scheduler: JSONNode
     /// The parameters alone, over the defaults.
     public var parameters: SchedulerParameters
-    /// The scheduler fields the file sets, in file order (a `null`, which
-    /// puts a field back to its default, sets it too).
+    /// The scheduler fields the file sets, in file order. (A `null` is
+    /// refused like any value of the wrong type: a field the file leaves out
+    /// keeps the scenario's value.)
     public var fields: [String] {
         guard case .object(let members) = scheduler.value else { return [] }
         return members.map(\.key)
@@ -81,6 +82,35 @@ public struct ParametersFile: Sendable {
         return claimed
     }
 
+    /// `error` as this file's own when it is about a value this file set, in
+    /// `root` (the scenario's JSON this file was merged into, as decoded):
+    /// a value this file wrote whole keeps its line and column here, and the
+    /// error names this file there; an object merged from both files (the
+    /// scenario's `dailyBudget` with this file's `min`, say) keeps the
+    /// scenario's position, so the error names this file at its own half and
+    /// says where the scenario's half is. Errors about anything else are
+    /// returned as they are.
+    func claiming(_ error: ScenarioError, in root: JSONNode, scenarioFile: String) -> ScenarioError {
+        if case .inVariant(let name, let inner) = error {
+            return .inVariant(name: name, error: claiming(inner, in: root, scenarioFile: scenarioFile))
+        }
+        guard let location = error.location else { return error }
+        var components = location.field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard components.first == "scheduler" else { return error }
+        guard let decoded = root.descendant(at: components) else { return error }
+        components.removeFirst()
+        guard let written = scheduler.descendant(at: components) else { return error }
+        let errorPosition = SourcePosition(line: location.line, column: location.column)
+        guard decoded.position == errorPosition else { return error }
+        if written.position == errorPosition {
+            return error.relocated(file: path, at: written.position)
+        }
+        guard written.survives(in: decoded), case .invalidValue(_, let field, _, _, let reason, let allowed) = error else { return error }
+        return .invalidValue(
+            file: path, field: field, line: written.position.line, column: written.position.column,
+            reason: "\(reason), merged into the scenario's value at \(scenarioFile):\(location.line):\(location.column)", allowed: allowed)
+    }
+
     /// The text of a parameters file holding `parameters`' values of the
     /// fields named in `fields` (in the order of the scenario format).
     public static func render(_ parameters: SchedulerParameters, fields: [String], description: String) -> String {
@@ -99,5 +129,29 @@ public struct ParametersFile: Sendable {
         }
         let scheduler = lines.isEmpty ? "{}" : "{\n" + lines.joined(separator: ",\n") + "\n  }"
         return "{\n  \"description\": \"\(JSONText.escaped(description))\",\n  \"scheduler\": \(scheduler)\n}\n"
+    }
+}
+
+extension JSONNode {
+    /// The value at `path`, a field path split at its dots, or nil when
+    /// a step is not a member of an object.
+    fileprivate func descendant(at path: [String]) -> JSONNode? {
+        var node = self
+        for key in path {
+            guard case .object(let members) = node.value, let value = members.value(of: key) else { return nil }
+            node = value
+        }
+        return node
+    }
+
+    /// True when some value of this merge patch is still in `merged`, at its
+    /// own position: the patch helped make `merged` (a later patch, a
+    /// variant's, may have replaced all of it).
+    fileprivate func survives(in merged: JSONNode) -> Bool {
+        guard case .object(let members) = value else { return position == merged.position }
+        guard case .object(let mergedMembers) = merged.value else { return false }
+        return members.contains { member in
+            mergedMembers.value(of: member.key).map { member.value.survives(in: $0) } ?? false
+        }
     }
 }

@@ -44,12 +44,19 @@ struct VariantApplier {
 
     let file: String
     var catalog: SwiftCatalog = .builtIn
+    /// The parameters file already merged into the JSON, whose values' errors are its own.
+    var parameters: ParametersFile? = nil
 
     func decodeDocument(_ root: JSONNode) throws(ScenarioError) -> ScenarioDocument {
         let baseWarnings = ScenarioWarningLog()
         var baseDecoder = ScenarioDecoder(file: file, catalog: catalog)
         baseDecoder.warnings = baseWarnings
-        let base = try baseDecoder.decode(root)
+        let base: SimulationSetup
+        do {
+            base = try baseDecoder.decode(root)
+        } catch {
+            throw claimed(error, in: root)
+        }
         var warnings = baseWarnings.warnings
         let top = try ValueReader(node: root, path: "", file: file).object()
         let baseName = try top.optional("baseName")?.identifier() ?? "base"
@@ -88,12 +95,17 @@ struct VariantApplier {
                 if let patch = object.optional("scheduler"), case .object(let members) = patch.node.value { fields = members.map(\.key) }
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
             } catch {
-                throw .inVariant(name: name, error: error)
+                throw .inVariant(name: name, error: claimed(error, in: patched))
             }
         }
         var document = ScenarioDocument(base: base, baseName: baseName, variants: variants)
         document.warnings = warnings
         return document
+    }
+
+    /// `error` named in the parameters file when it is about a value from there.
+    private func claimed(_ error: ScenarioError, in root: JSONNode) -> ScenarioError {
+        parameters?.claiming(error, in: root, scenarioFile: file) ?? error
     }
 
     /// The scenario's JSON with the variant's patches applied and `variants` removed.
@@ -168,7 +180,9 @@ extension JSONNode {
                 members.set(member.key, to: merge(members.value(of: member.key), member.value), at: member.keyPosition)
             }
         }
-        return JSONNode(value: .object(members), position: target?.position ?? patch.position)
+        // A target that is not an object is replaced whole, so the result is the patch's.
+        guard let target, case .object = target.value else { return JSONNode(value: .object(members), position: patch.position) }
+        return JSONNode(value: .object(members), position: target.position)
     }
 }
 

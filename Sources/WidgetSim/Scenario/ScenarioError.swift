@@ -41,3 +41,35 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ScenarioError {
+    /// The field, line and column of an error about one value; nil for an
+    /// error about the whole file, or in a variant.
+    var location: (field: String, line: Int, column: Int)? {
+        switch self {
+        case .unknownField(_, let field, let line, let column, _, _),
+             .missingField(_, let field, let line, let column),
+             .wrongType(_, let field, let line, let column, _, _),
+             .invalidValue(_, let field, let line, let column, _, _):
+            return (field, line, column)
+        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant:
+            return nil
+        }
+    }
+
+    /// The same error about a value written in `file` at `position`.
+    func relocated(file: String, at position: SourcePosition) -> ScenarioError {
+        switch self {
+        case .unknownField(_, let field, _, _, let suggestion, let allowed):
+            return .unknownField(file: file, field: field, line: position.line, column: position.column, suggestion: suggestion, allowed: allowed)
+        case .missingField(_, let field, _, _):
+            return .missingField(file: file, field: field, line: position.line, column: position.column)
+        case .wrongType(_, let field, _, _, let expected, let found):
+            return .wrongType(file: file, field: field, line: position.line, column: position.column, expected: expected, found: found)
+        case .invalidValue(_, let field, _, _, let reason, let allowed):
+            return .invalidValue(file: file, field: field, line: position.line, column: position.column, reason: reason, allowed: allowed)
+        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant:
+            return self
+        }
+    }
+}

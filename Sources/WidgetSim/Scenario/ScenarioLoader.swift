@@ -34,7 +34,7 @@ public enum ScenarioLoader {
             throw .malformedJSON(file: file, line: error.position.line, column: error.position.column, reason: error.message)
         }
         if let parameters { root = parameters.applied(to: root) }
-        var document = try VariantApplier(file: file, catalog: catalog).decodeDocument(root)
+        var document = try VariantApplier(file: file, catalog: catalog, parameters: parameters).decodeDocument(root)
         document.fingerprint = StreamSeed.fnv1a(bytes)
         if let parameters {
             // Results depend on both files: partials of one may not merge with the other's.
