@@ -155,6 +155,19 @@ struct ScenarioReference {
         }
     }
 
+    /// Warns on stderr (as `fleet` does for its moments) when `--days` ends
+    /// `setup`'s run before some of its fixed instants: the run leaves them
+    /// out without an error, since the scenario itself is valid.
+    func warnOfInstantsAfterEnd(_ setup: SimulationSetup, console: Console) {
+        let (actions, changes) = setup.instantsAfterEnd
+        guard actions + changes > 0 else { return }
+        let counted = [
+            actions > 0 ? DisplayText.counted(actions, "scripted action") : nil,
+            changes > 0 ? DisplayText.counted(changes, "scheduled truth change") : nil,
+        ].compactMap { $0 }.joined(separator: " and ")
+        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out")
+    }
+
     /// Refuses, before it starts, a run past `RunLimits`: with the estimate,
     /// the field to change, and exit 65 (64 when a command-line override,
     /// such as --days or --devices, made it too large).

@@ -70,6 +70,7 @@ struct SimulateCommand: Command {
         try scenario.requireDeviceList(setup)
         if let seed { setup.seed = seed }
         if let days { setup.days = days }
+        if !quiet { scenario.warnOfInstantsAfterEnd(setup, console: console) }
         try scenario.requireWithinLimits([setup], command: "simulate", overridden: days != nil)
         try checkReportDestination(outputDirectory)
         var logged: (device: Int, path: String)?

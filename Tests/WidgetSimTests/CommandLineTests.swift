@@ -399,6 +399,40 @@ struct CommandLineTests {
         #expect(result.errors.contains("3 of the fleet's moments fall after the 1-day run ends; the report leaves them out"))
     }
 
+    /// --days shorter than the scenario: simulate, compare and sensitivity
+    /// warn, as fleet does for its moments, of the scripted actions at a fixed
+    /// instant and the scheduled truth changes the run leaves out ("daily"
+    /// actions are not left out, only repeated on fewer days); --quiet
+    /// silences the warning, and the run succeeds either way.
+    @Test func aRunShortenedPastItsScriptWarnsAndFinishes() throws {
+        let directory = Paths.temporaryDirectory("short-script")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenario = directory.appendingPathComponent("dd.json").path
+        try """
+            { "name": "dd", "days": 7,
+              "devices": [ { "id": "p", "apps": [{"id": "a"}],
+                "widgets": [ { "id": "w", "app": "a", "provider": { "policy": "after", "after": "15m" }, "truth": { "scheduledChanges": ["6d"] } } ],
+                "script": [ {"at": "6d12h", "action": "push", "app": "a"}, {"at": ["1h", "6d"], "action": "truthChange", "widget": "w"},
+                            {"daily": "07:30", "action": "truthChange", "widget": "w"} ] } ]
+            }
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let warning = "warning: \(scenario): the 2-day run ends before 2 scripted actions and 1 scheduled truth change of the scenario's; the report leaves them out"
+        let commands = [
+            ["simulate"], ["compare", "--runs", "2", "--no-sweep", "--no-sensitivity"], ["sensitivity", "--runs", "2", "--trajectories", "0"],
+        ]
+        for command in commands {
+            let out = directory.appendingPathComponent(command[0]).path
+            let result = try Self.widgetsim(command + [scenario, "--days", "2", "--out", out])
+            #expect(result.status == 0, "\(command[0]): \(result.errors)")
+            #expect(result.errors.contains(warning), "\(command[0]): \(result.errors)")
+            let quiet = try Self.widgetsim(command + [scenario, "--days", "2", "--out", out + "-quiet", "--quiet"])
+            #expect(quiet.status == 0 && !quiet.errors.contains("warning:"), "\(command[0]): \(quiet.errors)")
+        }
+        let whole = try Self.widgetsim(["simulate", scenario, "--days", "7", "--out", directory.appendingPathComponent("whole").path])
+        #expect(whole.status == 0 && !whole.errors.contains("warning:"), "\(whole.errors)")
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)

@@ -66,6 +66,27 @@ public struct SimulationSetup: Sendable {
     /// The end of the run: nothing at or after this instant is simulated.
     public var endTime: SimTime { days * Seconds.day }
 
+    /// What a run shorter than the scenario leaves out: the scripted actions
+    /// at a fixed instant (`at`) and the truth changes scheduled in advance
+    /// (`truth.scheduledChanges`) at or after `endTime`, over every listed
+    /// device and a fleet's device template (counted once, not per device).
+    ///
+    /// Repeating ("daily") actions are not counted: a shorter run has them
+    /// on fewer days, but none is cut off. A scenario file's own instants all
+    /// fall inside its own `days`, so only a shorter `days` (`--days`) makes
+    /// these nonzero.
+    public var instantsAfterEnd: (scriptedActions: Int, scheduledChanges: Int) {
+        let end = endTime
+        var counts = (scriptedActions: 0, scheduledChanges: 0)
+        for device in devices + (fleet.map { [$0.template] } ?? []) {
+            counts.scriptedActions += device.script.count { $0.at >= end }
+            for widget in device.widgets {
+                counts.scheduledChanges += widget.truth.scheduledChanges.count { $0 >= end }
+            }
+        }
+        return counts
+    }
+
     /// `device`'s own calendar: the scenario's start, in the device's time zone.
     public func calendar(of device: DeviceSetup) -> CivilCalendar {
         calendar.withUTCOffset(device.utcOffsetSeconds ?? utcOffsetSeconds)
