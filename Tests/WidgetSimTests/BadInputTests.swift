@@ -98,6 +98,8 @@ struct BadInputTests {
              message: "bad.json:2:26: field 'days': 5000 is out of range; allowed: whole numbers 1...366"),
         Case(name: "budget minimum above maximum", scenario: scenario(top: #" "scheduler": { "dailyBudget": { "min": 70, "max": 40 } },"#), arguments: simulate, code: 65, 
              message: "bad.json:2:48: field 'scheduler.dailyBudget': min 70 is above max 40; allowed: min ≤ max"),
+        Case(name: "daily budget given as a number", scenario: scenario(top: #" "scheduler": { "dailyBudget": 30 },"#), arguments: simulate, code: 65,
+             message: #"bad.json:2:48: field 'scheduler.dailyBudget' must be an object {"min": n, "max": n} (whole numbers 1...10000, either may be left out; min ≤ max), found a number"#),
         Case(name: "probability outside [0, 1]", scenario: scenario(provider: #", "failureRate": 1.5"#), arguments: simulate, code: 65, 
              message: "bad.json:7:70: field 'devices[0].widgets[0].provider.failureRate': 1.5 is out of range; allowed: numbers from 0 to 1"),
         Case(name: "timeline entries out of order", scenario: scenario(provider: #", "entryOffsets": ["0m", "1h", "30m"]"#), arguments: simulate, code: 65, 

@@ -204,6 +204,15 @@ struct ScenarioLoadingTests {
             == "s.json:2:55: field 'scheduler.minimumDailyBudget': 20 is above dailyBudget.min 10; allowed: 1...dailyBudget.min")
     }
 
+    /// A range written as one number (`"dailyBudget": 30`) is told the
+    /// object to write instead, with its fields and their ranges.
+    @Test func aRangeOfTheWrongTypeNamesTheObjectToWrite() {
+        let budget = Self.error(Self.scenario(top: #" "scheduler": {"dailyBudget": 30},"#))
+        #expect(budget?.description == #"test.json:2:48: field 'scheduler.dailyBudget' must be an object {"min": n, "max": n} (whole numbers 1...10000, either may be left out; min ≤ max), found a number"#)
+        let calls = Self.error(Self.scenario(top: #" "scheduler": {"extraTimelineCalls": 2},"#))
+        #expect(calls?.description.hasSuffix(#"must be an object {"min": n, "max": n} (whole numbers 0...10, min ≤ max), found a number"#) == true)
+    }
+
     @Test func duplicateWidgetIdsAreRejected() {
         let error = Self.error(Self.scenario(widget: #""provider": {"policy": "never"} }, { "id": "w", "provider": {"policy": "never"}"#))
         #expect(error?.description.contains(#"duplicate widget id "w""#) == true)

@@ -16,10 +16,12 @@ extension ScenarioDecoder {
         var parameters = SchedulerParameters()
         if let model = object.optional("budgetModel") { parameters.budgetModel = try model.oneOf(BudgetModel.self) }
         if let range = object.optional("dailyBudget") {
-            let bounds = try range.object()
+            let budgets = 1...10_000
+            let bounds = try range.object(
+                shaped: #"{"min": n, "max": n} (whole numbers "# + "\(budgets), either may be left out; min ≤ max)")
             try bounds.rejectUnknownFields(["min", "max"])
-            parameters.dailyBudgetMin = try bounds.optional("min")?.int(in: 1...10_000) ?? parameters.dailyBudgetMin
-            parameters.dailyBudgetMax = try bounds.optional("max")?.int(in: 1...10_000) ?? parameters.dailyBudgetMax
+            parameters.dailyBudgetMin = try bounds.optional("min")?.int(in: budgets) ?? parameters.dailyBudgetMin
+            parameters.dailyBudgetMax = try bounds.optional("max")?.int(in: budgets) ?? parameters.dailyBudgetMax
             guard parameters.dailyBudgetMin <= parameters.dailyBudgetMax else {
                 throw range.invalid(
                     "min \(parameters.dailyBudgetMin) is above max \(parameters.dailyBudgetMax)", allowed: "min ≤ max")
@@ -66,10 +68,11 @@ extension ScenarioDecoder {
             parameters.reloadsIgnoredAfterWidgetLaunch = try ignored.wholeSeconds(maximum: Seconds.hour)
         }
         if let calls = object.optional("extraTimelineCalls") {
-            let bounds = try calls.object()
+            let extraCalls = 0...10
+            let bounds = try calls.object(shaped: #"{"min": n, "max": n} (whole numbers "# + "\(extraCalls), min ≤ max)")
             try bounds.rejectUnknownFields(["min", "max"])
-            let low = try bounds.required("min").int(in: 0...10)
-            let high = try bounds.required("max").int(in: 0...10)
+            let low = try bounds.required("min").int(in: extraCalls)
+            let high = try bounds.required("max").int(in: extraCalls)
             guard low <= high else { throw calls.invalid("min \(low) is above max \(high)", allowed: "min ≤ max") }
             parameters.extraTimelineCalls = low...high
         }

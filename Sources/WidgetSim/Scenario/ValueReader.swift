@@ -213,7 +213,13 @@ struct ValueReader {
     }
 
     func object() throws(ScenarioError) -> ObjectReader {
-        guard case .object(let members) = node.value else { throw wrongType("an object") }
+        try object(shaped: nil)
+    }
+
+    /// An object whose fields `form` shows (`{"min": n, "max": n}`, with
+    /// their ranges), so that a value of another type is told what to write.
+    func object(shaped form: String?) throws(ScenarioError) -> ObjectReader {
+        guard case .object(let members) = node.value else { throw wrongType(form.map { "an object \($0)" } ?? "an object") }
         return ObjectReader(members: members, reader: self)
     }
 
