@@ -461,6 +461,25 @@ struct CalibrationTests {
         #expect(empty.contains(#""scheduler": {}"#), "\(empty)")
         #expect(try ParametersFile.decode(Array(empty.utf8), file: "parameters.json").parameters == SchedulerParameters())
     }
+
+    /// A parameters file is read back as it was written: a duration a
+    /// distribution may hold as a fraction of a second (a mean, a median, a
+    /// p95, which the scenario format accepts) is written in plain digits,
+    /// exactly, never with an exponent ("1e-05s") that no scenario reads;
+    /// whole seconds keep their units.
+    @Test func everyDurationAParametersFileWritesLoadsBackExactly() throws {
+        var parameters = SchedulerParameters()
+        parameters.singleEntryAtEndDelay = .exponential(mean: 0.000_01)
+        parameters.schedulingDelay = .logNormal(median: 100.3, p95: 15 * 100.3)
+        parameters.pushDeliveryDelay = .logNormal(median: 0.001, p95: 123_456.789)
+        let fields = ["schedulingDelay", "singleEntryAtEndDelay", "pushDeliveryDelay"]
+        let text = ParametersFile.render(parameters, fields: fields, description: "test")
+        #expect(text.contains(#""mean": "0.00001s""#), "\(text)")
+        #expect(!text.contains("e-") && !text.contains("e+"), "\(text)")
+        let file = try ParametersFile.decode(Array(text.utf8), file: "parameters.json")
+        #expect(file.parameters == parameters)
+        #expect(ParametersFile.render(file.parameters, fields: fields, description: "test") == text)
+    }
 }
 
 /// The device log format: what a phone can record, read strictly.

@@ -51,7 +51,9 @@ public enum DurationText {
 
     /// A short human form: "90s", "15m", "1h30m", "2d".
     public static func format(_ seconds: Double) -> String {
-        guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(plain(seconds))s" }
+        // A fraction is written in plain digits, never with an exponent
+        // ("1e-05s"), which `parse` would not read back.
+        guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(decimal(seconds))s" }
         var remaining = Int(seconds)
         if remaining == 0 { return "0s" }
         var text = ""
@@ -60,6 +62,34 @@ public enum DurationText {
             remaining %= unit
         }
         return text
+    }
+
+    /// A finite number in plain decimal digits, without an exponent or a
+    /// trailing ".0", with the fewest digits that read back as the same
+    /// double: 0.00001 is "0.00001", where Swift writes "1e-05".
+    public static func decimal(_ value: Double) -> String {
+        let shortest = plain(value)
+        guard value.isFinite, let e = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }),
+              let exponent = Int(shortest[shortest.index(after: e)...]) else { return shortest }
+        let mantissa = shortest[..<e]
+        let negative = mantissa.hasPrefix("-")
+        let unsigned = negative ? mantissa.dropFirst() : mantissa
+        let digits = unsigned.filter { $0 != "." }
+        // Where the point falls in `digits`: after the mantissa's whole part, moved by the exponent.
+        let point = (unsigned.firstIndex(of: ".").map { unsigned.distance(from: unsigned.startIndex, to: $0) } ?? unsigned.count) + exponent
+        var text: String
+        if point <= 0 {
+            text = "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            text = digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+        }
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return (negative ? "-" : "") + text
     }
 
     /// A number without a trailing ".0".
