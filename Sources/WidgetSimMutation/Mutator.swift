@@ -96,7 +96,7 @@ public struct Mutator: Sendable {
             content = .bytes(bytes)
         }
         var arguments = scenarioCommand(file: file, isFleet: seed.isFleet, random: &random)
-        if random.nextBool(probability: 0.06) { edits.append(mutateOption(&arguments, random: &random)) }
+        if random.nextBool(probability: 0.06) { edits.append(Self.mutateOption(&arguments, random: &random)) }
         return Mutant(index: index, kind: .scenario, origin: file, files: [MutantFile(path: file, content: content)], arguments: arguments, edits: edits)
     }
 
@@ -115,8 +115,12 @@ public struct Mutator: Sendable {
         return random.weighted([(45, validate), (30, simulate), (20, compare), (5, fleet)])
     }
 
-    /// Adds an option the command takes, with a value at or past its limits.
-    func mutateOption(_ arguments: inout [String], random: inout RandomStream) -> MutationEdit {
+    /// Gives the command an option it takes, with a value at or past its
+    /// limits: added, or in place of the value when the command has the
+    /// option already, since an option given twice is refused before its
+    /// value is read. Same draws either way, so the seed alone still makes
+    /// the mutant.
+    static func mutateOption(_ arguments: inout [String], random: inout RandomStream) -> MutationEdit {
         let options: [String]
         switch arguments.first {
         case "simulate": options = ["--seed", "--days"]
@@ -129,7 +133,11 @@ public struct Mutator: Sendable {
             ? random.pick(["0/0", "1/0", "2/1", "9223372036854775807/9223372036854775807", "1/9223372036854775807", "-1/2", "1/2/3", "/", "1/100001"])
             : random.pick(MutationValues.optionValues)
         // The partial option is what makes --shard legal; keep it if present.
-        arguments += [option, value]
+        if let given = arguments.dropFirst().firstIndex(of: option), given + 1 < arguments.count {
+            arguments[given + 1] = value
+        } else {
+            arguments += [option, value]
+        }
         return MutationEdit("option", "\(option) \(ScenarioMutations.quoted(value))")
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WidgetSim
 @testable import WidgetSimCLI
-import WidgetSimMutation
+@testable import WidgetSimMutation
 
 /// Mutated inputs of every format get a clean error or are accepted, never a
 /// crash (README, "Errors, exit codes and safety": "There is never a crash or
@@ -184,6 +184,40 @@ struct MutationTests {
             #expect(a.files.map { a.bytes(at: $0.path) } == b.files.map { b.bytes(at: $0.path) })
         }
         #expect(first.mutant(7).edits != first.mutant(8).edits)
+    }
+
+    /// A mutated option the command already has (compare's and fleet's
+    /// `--threads 1`, say) takes the new value in place of the old one: an
+    /// option given twice is refused at parsing (64), so a repeated one
+    /// would never reach the option's value.
+    @Test func aMutatedOptionTheCommandAlreadyHasIsReplacedNotRepeated() {
+        let commands = [
+            ["compare", "s.json", "--runs", "2", "--out", "out", "-q", "--threads", "1"],
+            ["fleet", "s.json", "--shard", "1/2", "--partial", "part.txt", "-q", "--threads", "1"],
+            ["simulate", "s.json", "--out", "out", "-q"],
+        ]
+        var replaced = 0
+        for command in commands {
+            for seed in UInt64(0)..<200 {
+                var arguments = command
+                var random = RandomStream(seed: seed)
+                let edit = Mutator.mutateOption(&arguments, random: &random)
+                let option = String(edit.detail.prefix { $0 != " " })
+                #expect(arguments.filter { $0 == option }.count == 1, "\(arguments)")
+                if command.contains(option) {
+                    replaced += 1
+                    #expect(arguments.count == command.count, "\(arguments)")
+                } else {
+                    #expect(arguments.count == command.count + 2, "\(arguments)")
+                }
+                // The same draws make the same mutant.
+                var again = command
+                var repeated = RandomStream(seed: seed)
+                _ = Mutator.mutateOption(&again, random: &repeated)
+                #expect(again == arguments)
+            }
+        }
+        #expect(replaced > 0)
     }
 
     // MARK: Known crashes
