@@ -179,6 +179,27 @@ struct FleetTests {
         #expect(cold.counts.freeReloads > warm.counts.freeReloads)
     }
 
+    /// fleet.md marks a variant that withholds more than a request per
+    /// widget-day as over budget, as `compare` does, and says what it means.
+    @Test func aVariantThatWithholdsMoreThanTheToleranceIsMarkedOverBudget() throws {
+        let text = """
+        { "name": "greedy", "seed": 1, "days": 2, "scheduler": { "budgetModel": "rollingWindow", "dailyBudget": { "min": 10, "max": 10 } },
+          "fleet": { "devices": 10, "warmUpDays": 0,
+            "device": {
+              "pages": [ { "name": "home", "viewsPerDay": 40 } ],
+              "widgets": [ { "id": "w", "page": "home", "provider": { "policy": "after", "after": "5m" },
+                             "truth": { "randomChangesPerDay": 48, "onRandomChange": "push" } } ] } },
+          "baseName": "every-5m",
+          "variants": [ { "name": "hourly", "provider": { "after": "1h" }, "truth": { "onRandomChange": "none" },
+                          "scheduler": { "dailyBudget": { "min": 70, "max": 70 } } } ] }
+        """
+        let report = FleetReport(try Self.run(try ScenarioLoader.decodeDocument(text, file: "greedy.json"))).markdown()
+        #expect(report.contains("| every-5m (over budget) |"), "\(report)")
+        #expect(report.contains("| hourly |"))
+        #expect(report.contains("*Over budget*: withholds more than 1 request per widget-day on average"))
+        #expect(!FleetReport(try Self.run(try Self.document(devices: 20, days: 1))).markdown().contains("over budget"))
+    }
+
     /// A fleet template's scripted instants and truth changes known in
     /// advance are instants of the measured run, as moments are: the
     /// warm-up days before it do not move them a day early.

@@ -140,15 +140,24 @@ public struct FleetReport {
         out += "## Reloads and freshness\n\n"
         out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timed out per 1,000 calls | stale views | mean staleness | staleness p50 | staleness p95 |\n"
         out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        // Judged as `compare` judges a variant: one that withholds more than
+        // a request per widget-day asks for more reloads than WidgetKit grants.
+        let tolerance = Comparison.Options().withheldTolerance
+        var overBudget = false
         for variant in result.variants {
             let a = variant.aggregate
             let days = deviceDays(a)
-            out += "| \(variant.name) | \(FixedDecimal.format(days == 0 ? 0 : Double(a.requests) / Double(days), decimals: 1)), "
+            let over = rate(a.counts.withheldRequests, a) > tolerance
+            overBudget = overBudget || over
+            out += "| \(variant.name)\(over ? " (over budget)" : "") | \(FixedDecimal.format(days == 0 ? 0 : Double(a.requests) / Double(days), decimals: 1)), "
             out += "\(a.reloadsPerDeviceDayPercentile(50) ?? 0), \(a.reloadsPerDeviceDayPercentile(95) ?? 0) "
             out += "| \(FixedDecimal.format(rate(a.counts.budgetedReloads, a), decimals: 1)) | \(FixedDecimal.format(rate(a.counts.freeReloads, a), decimals: 1)) "
             out += "| \(FixedDecimal.format(rate(a.counts.withheldRequests, a), decimals: 2)) | \(FixedDecimal.format(a.requests == 0 ? 0 : 1_000 * Double(a.counts.timeouts) / Double(a.requests), decimals: 2)) | \(FixedDecimal.percent(a.counts.staleViews, of: a.counts.views))% "
             out += "| \(DurationText.format(a.counts.meanStaleness.rounded())) "
             out += "| \(binnedStaleness(a.stalenessPercentile(50))) | \(binnedStaleness(a.stalenessPercentile(95))) |\n"
+        }
+        if overBudget {
+            out += "\n*Over budget*: withholds more than \(DurationText.plain(tolerance)) request per widget-day on average, as `compare` judges it: the policy asks for more reloads than WidgetKit grants, so its widgets spend their days waiting for budget.\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
         for variant in result.variants { out += "| \(variant.name) | \(DisplayText.markdownCell(variant.description)) |\n" }
