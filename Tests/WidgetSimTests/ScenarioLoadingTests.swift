@@ -204,6 +204,25 @@ struct ScenarioLoadingTests {
             == "s.json:2:55: field 'scheduler.minimumDailyBudget': 20 is above dailyBudget.min 10; allowed: 1...dailyBudget.min")
     }
 
+    /// A variant's own bad value stays the scenario's even when the
+    /// parameters file writes the same field at the same line and column:
+    /// positions alone do not tell the two files apart, the value does.
+    @Test func aVariantsValueAtTheParametersFilesPositionIsStillTheScenarios() throws {
+        let variants = #""variants": [{"name": "v", "scheduler": {"pushDailyBudget": 0}}] }"#
+        let scenario = #"{ "name": "s", "days": 1, "devices": [ { "id": "p", "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } ],"#
+            + "\n" + variants + "\n"
+        let column = variants.distance(from: variants.startIndex, to: variants.range(of: "0}}")!.lowerBound) + 1
+        let patch = #""scheduler": {"pushDailyBudget": 5}}"#
+        let padding = String(repeating: " ", count: column - 1 - patch.distance(from: patch.startIndex, to: patch.firstIndex(of: "5")!))
+        let parameters = try ParametersFile.decode(Array(("{\n" + padding + patch + "\n").utf8), file: "p.json")
+        do {
+            _ = try ScenarioLoader.decodeDocument(Array(scenario.utf8), file: "s.json", catalog: .builtIn, parameters: parameters)
+            Issue.record("the variant's 0 was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("in variant 'v': s.json:2:\(column): field 'scheduler.pushDailyBudget': 0 is out of range"), "\(error)")
+        }
+    }
+
     /// A range written as one number (`"dailyBudget": 30`) is told the
     /// object to write instead, with its fields and their ranges.
     @Test func aRangeOfTheWrongTypeNamesTheObjectToWrite() {

@@ -102,7 +102,10 @@ public struct ParametersFile: Sendable {
         guard let written = scheduler.descendant(at: components) else { return error }
         let errorPosition = SourcePosition(line: location.line, column: location.column)
         guard decoded.position == errorPosition else { return error }
-        if written.position == errorPosition {
+        // Positions alone do not tell the files apart (a variant's value and
+        // this file's may sit at the same line and column): the value must be
+        // this file's own, written the same.
+        if written.isCopy(of: decoded) {
             return error.relocated(file: path, at: written.position)
         }
         guard written.survives(in: decoded), case .invalidValue(_, let field, _, _, let reason, let allowed) = error else { return error }
@@ -144,11 +147,28 @@ extension JSONNode {
         return node
     }
 
+    /// True when `other` is this value unchanged: written at the same place,
+    /// the same way (a copy made by merging files, not another file's value
+    /// that happens to sit at the same line and column).
+    fileprivate func isCopy(of other: JSONNode) -> Bool {
+        guard position == other.position else { return false }
+        switch (value, other.value) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)), (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isCopy(of: $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.isCopy(of: $1.value) }
+        default: return false
+        }
+    }
+
     /// True when some value of this merge patch is still in `merged`, at its
     /// own position: the patch helped make `merged` (a later patch, a
     /// variant's, may have replaced all of it).
     fileprivate func survives(in merged: JSONNode) -> Bool {
-        guard case .object(let members) = value else { return position == merged.position }
+        guard case .object(let members) = value else { return isCopy(of: merged) }
         guard case .object(let mergedMembers) = merged.value else { return false }
         return members.contains { member in
             mergedMembers.value(of: member.key).map { member.value.survives(in: $0) } ?? false
