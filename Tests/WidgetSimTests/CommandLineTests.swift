@@ -431,6 +431,18 @@ struct CommandLineTests {
         }
         let whole = try Self.widgetsim(["simulate", scenario, "--days", "7", "--out", directory.appendingPathComponent("whole").path])
         #expect(whole.status == 0 && !whole.errors.contains("warning:"), "\(whole.errors)")
+        // A fleet's template is cut off alike.
+        let fleet = directory.appendingPathComponent("fleet.json").path
+        try """
+            { "name": "ff", "days": 3,
+              "fleet": { "devices": 3, "device": { "apps": [{"id": "a"}],
+                "widgets": [ { "id": "w", "app": "a", "provider": { "policy": "after", "after": "15m" }, "truth": { "scheduledChanges": ["2d"] } } ],
+                "script": [ {"at": "2d12h", "action": "push", "app": "a"} ] } }
+            }
+            """.write(toFile: fleet, atomically: true, encoding: .utf8)
+        let fleetRun = try Self.widgetsim(["fleet", fleet, "--days", "1", "--out", directory.appendingPathComponent("fleet").path])
+        #expect(fleetRun.status == 0, "\(fleetRun.errors)")
+        #expect(fleetRun.errors.contains("warning: \(fleet): the 1-day run ends before 1 scripted action and 1 scheduled truth change of the scenario's"), "\(fleetRun.errors)")
     }
 
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {

@@ -64,6 +64,8 @@ struct PerWidgetComparisonTests {
         let markdown = ComparisonReport(comparison.restricted(to: b)).markdown()
         #expect(markdown.contains("**No verdict:** `b` was never viewed in these runs"))
         #expect(!markdown.contains("**Best"))
+        // Its table gives the costs, unranked.
+        #expect(markdown.contains("\n| – | **base** |") && !markdown.contains("\n| 1 | "), "\(markdown)")
         let pooled = ComparisonReport(comparison).markdown()
         #expect(pooled.contains("**Best on staleness within the budget"))
         #expect(pooled.contains("`b` was never viewed in these runs: no variant is ranked on its staleness."))

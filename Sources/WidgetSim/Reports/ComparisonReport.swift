@@ -187,18 +187,20 @@ public struct ComparisonReport {
             } else {
                 out += "No variant keeps `\(widget.label)` within its budget under \(model.rawValue).\n\n"
             }
-            out += Self.table(narrowed.ranking(for: model), days: comparison.days)
+            out += Self.table(narrowed.ranking(for: model), days: comparison.days, ranked: narrowed.hasViews(for: model))
             out += "\n"
         }
         return out
     }
 
     func table(for model: BudgetModel) -> String {
-        Self.table(comparison.ranking(for: model), days: comparison.days)
+        Self.table(comparison.ranking(for: model), days: comparison.days, ranked: comparison.hasViews(for: model))
     }
 
-    /// A ranking of runs `days` long as a markdown table, best first.
-    static func table(_ ranking: [Comparison.Row], days: Int) -> String {
+    /// A ranking of runs `days` long as a markdown table, best first; with
+    /// `ranked` false (nothing was viewed, so nothing to rank on) the rank
+    /// column says so.
+    static func table(_ ranking: [Comparison.Row], days: Int, ranked: Bool = true) -> String {
         func show(_ estimate: Estimate, decimals: Int) -> String {
             EstimateText.show(estimate, decimals: decimals)
         }
@@ -209,7 +211,7 @@ public struct ComparisonReport {
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for (rank, row) in ranking.enumerated() {
             let name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
-            out += "| \(rank + 1) | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
+            out += "| \(ranked ? String(rank + 1) : "–") | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
             out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
             out += "| \(EstimateText.showPercent(row.stalePercent)) "
             out += "| \(showDuration(row.stalenessP50)) | \(showDuration(row.stalenessP95)) | \(showDuration(row.stalenessMax)) "
@@ -222,8 +224,8 @@ public struct ComparisonReport {
         let model = primaryModel
         let ranking = comparison.ranking(for: model)
         guard comparison.hasViews(for: model) else {
-            let subject = comparison.widget.map { "`\($0.label)` was" } ?? "No widget was"
-            return "**No verdict:** \(subject) never viewed in these runs, so there is no staleness to rank the variants on (its zeros are not freshness). The table still gives each variant's reloads and server requests.\n"
+            let subject = comparison.widget.map { "`\($0.label)` was never viewed" } ?? "no widget was viewed"
+            return "**No verdict:** \(subject) in these runs, so there is no staleness to rank the variants on (its zeros are not freshness), and the table does not rank them. It still gives each variant's reloads and server requests.\n"
         }
         guard let best = comparison.best(for: model) else {
             return "No variant stays within the budget under \(model.rawValue): every one withholds more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day.\n"
