@@ -248,17 +248,24 @@ struct ScenarioLoadingTests {
     }
 
     /// A scenario that is a symbolic link to nothing is named as one, with
-    /// where it points: "no such file; did you mean" would suggest the very
-    /// name given, which its directory lists.
+    /// the missing name it leads to, through a chain of links too: "no such
+    /// file; did you mean" would suggest the very name given, which its
+    /// directory lists.
     @Test func aScenarioThatIsALinkToNothingIsNamedAsOne() throws {
         let directory = Paths.temporaryDirectory("dangling-scenario")
         defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let link = directory.appendingPathComponent("h.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere.json")
-        #expect(throws: ScenarioError.unreadable(file: link, reason: "it is a symbolic link to 'nowhere.json', which does not exist")) {
+        #expect(throws: ScenarioError.unreadable(file: link, reason: "it is a symbolic link that leads to 'nowhere.json', which does not exist")) {
             try ScenarioLoader.load(path: link)
         }
         #expect(ScenarioLoader.suggestion(for: link) == nil)
+        let chain = directory.appendingPathComponent("b.json").path
+        try FileManager.default.createSymbolicLink(atPath: chain, withDestinationPath: "h.json")
+        #expect(throws: ScenarioError.unreadable(file: chain, reason: "it is a symbolic link that leads to 'nowhere.json', which does not exist")) {
+            try ScenarioLoader.load(path: chain)
+        }
     }
 }
 

@@ -62,7 +62,7 @@ public enum InputFile {
                 // The name is there but leads nowhere: "no such file", with a
                 // "did you mean" that lists the name itself, would not say why.
                 if let target = danglingLinkTarget(path) {
-                    throw .unreadable(path: path, reason: "it is a symbolic link to '\(target)', which does not exist")
+                    throw .unreadable(path: path, reason: "it is a symbolic link that leads to '\(target)', which does not exist")
                 }
                 throw .missing(path: path)
             }
@@ -130,15 +130,26 @@ public enum InputFile {
         return nil
     }
 
-    /// Where the symbolic link at `path` points, when `path` itself is a
-    /// link (its target could not be opened); nil when nothing is at `path`.
+    /// The missing name a symbolic link at `path` leads to, through any
+    /// links on the way (`b.json` → `a.json` → `nowhere.json` leads to
+    /// `nowhere.json`), when `path` itself is a link (its target could not be
+    /// opened); nil when nothing is at `path`.
     static func danglingLinkTarget(_ path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { return "" }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var link = path
+        var target: String?
+        // At most as many links as the system follows before it gives up.
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(link, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return target }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(link, &buffer, buffer.count - 1)
+            guard count >= 0 else { return target ?? "" }
+            let next = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            target = next
+            // A relative target is relative to the link's own directory.
+            link = next.hasPrefix("/") ? next : URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent(next).path
+        }
+        return target
     }
 
     static func kindName(_ type: mode_t) -> String {
