@@ -64,8 +64,11 @@ struct PerWidgetComparisonTests {
         let markdown = ComparisonReport(comparison.restricted(to: b)).markdown()
         #expect(markdown.contains("**No verdict:** `b` was never viewed in these runs"))
         #expect(!markdown.contains("**Best"))
-        // Its table gives the costs, unranked.
+        // Its table gives the costs, unranked, and so do the CSV rows.
         #expect(markdown.contains("\n| – | **base** |") && !markdown.contains("\n| 1 | "), "\(markdown)")
+        let rows = ComparisonReport.csvRows(comparison.restricted(to: b))
+        #expect(!rows.isEmpty && rows.allSatisfy { $0[4].isEmpty }, "\(rows)")
+        #expect(ComparisonReport.csvRows(comparison).allSatisfy { !$0[4].isEmpty })
         let pooled = ComparisonReport(comparison).markdown()
         #expect(pooled.contains("**Best on staleness within the budget"))
         #expect(pooled.contains("`b` was never viewed in these runs: no variant is ranked on its staleness."))

@@ -91,10 +91,12 @@ public struct ComparisonReport {
         var rows: [[String]] = []
         for model in models ?? comparison.budgetModels {
             let ranking = comparison.ranking(for: model).map(\.variant)
+            // Nothing viewed, nothing to rank on: the rank is left empty.
+            let ranked = comparison.hasViews(for: model)
             for row in comparison.rows(for: model) {
                 var fields = [
                     model.rawValue, row.variant, String(row.replications.count), row.withinBudget ? "1" : "0",
-                    String(ranking.firstIndex(of: row.variant)! + 1),
+                    ranked ? String(ranking.firstIndex(of: row.variant)! + 1) : "",
                 ]
                 for (estimate, decimals) in [
                     (row.budgeted, 2), (row.free, 2), (row.withheld, 2), (row.timeouts, 3), (row.stalePercent, 2),
