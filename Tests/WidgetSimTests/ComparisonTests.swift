@@ -76,6 +76,37 @@ struct ComparisonTests {
         #expect(EstimateText.showDuration(Estimate([60, 62, 64])) == "1m2s ± 5s")
     }
 
+    /// A variant's `script` replaces every device's script, as a merge patch
+    /// replaces an array, and `null` removes it: what the user does (a push
+    /// on every goal) can belong to one policy alone. A wrong action in it
+    /// is named with the variant.
+    @Test func aVariantReplacesTheScriptOrRemovesIt() throws {
+        let text = """
+        { "name": "vs", "days": 2,
+          "devices": [ { "id": "p", "apps": [ { "id": "a" } ],
+            "widgets": [ { "id": "w", "app": "a", "provider": { "policy": "never" } } ],
+            "script": [ { "at": "1h", "action": "push", "app": "a" } ] } ],
+          "variants": [
+            { "name": "goals", "script": [ { "at": ["2h", "1d3h"], "action": "push", "app": "a" }, { "daily": "09:00", "action": "truthChange", "widget": "w" } ] },
+            { "name": "quiet", "script": null } ] }
+        """
+        let document = try ScenarioLoader.decodeDocument(text, file: "vs.json")
+        #expect(document.base.devices[0].script.map(\.at) == [Seconds.hour])
+        let goals = document.variants[0].setup.devices[0]
+        #expect(goals.script.map(\.at) == [2 * Seconds.hour, Seconds.day + 3 * Seconds.hour])
+        #expect(goals.repeatingScript.count == 1)
+        #expect(document.variants[1].setup.devices[0].script.isEmpty)
+        let wrong = text.replacingOccurrences(of: #"{ "name": "quiet", "script": null }"#,
+                                              with: #"{ "name": "bad", "script": [ { "at": "1h", "action": "push", "app": "nope" } ] }"#)
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.decodeDocument(wrong, file: "vs.json") }
+        do {
+            _ = try ScenarioLoader.decodeDocument(wrong, file: "vs.json")
+        } catch {
+            #expect(error.description.hasPrefix("in variant 'bad': vs.json:7:"), "\(error)")
+            #expect(error.description.contains("no app named \"nope\""), "\(error)")
+        }
+    }
+
     @Test func variantsPatchTheProviderTruthUserAndScheduler() throws {
         let document = try Self.document()
         #expect(document.all.map(\.name) == ["base", "same", "fast", "never", "greedy"])

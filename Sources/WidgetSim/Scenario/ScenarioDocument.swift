@@ -40,7 +40,7 @@ public struct ScenarioDocument: Sendable {
 /// widget's (or only those whose ids `widgets` lists), as JSON merge patches
 /// (RFC 7396): fields are replaced or added, and `null` removes one.
 struct VariantApplier {
-    static let variantFields = ["name", "description", "widgets", "scheduler", "user", "provider", "truth"]
+    static let variantFields = ["name", "description", "widgets", "scheduler", "user", "provider", "truth", "script"]
 
     let file: String
     var catalog: SwiftCatalog = .builtIn
@@ -149,6 +149,17 @@ struct VariantApplier {
         guard case .object(var members) = device.value else { return device }
         if let patch = variant.optional("user")?.node {
             members.set("user", to: JSONNode.merge(members.value(of: "user"), patch), at: patch.position)
+        }
+        // A script is a list, so a variant's replaces the device's whole, as
+        // a merge patch replaces any array; `null` removes it. What a user
+        // does (a push on every goal, an app session) can then belong to one
+        // policy alone.
+        if let script = variant.optional("script")?.node {
+            if case .null = script.value {
+                members.removeAll { $0.key == "script" }
+            } else {
+                members.set("script", to: script, at: script.position)
+            }
         }
         if let index = members.firstIndex(where: { $0.key == "widgets" }), case .array(var widgets) = members[index].value.value {
             for widgetIndex in widgets.indices {
