@@ -40,7 +40,7 @@ let package = Package(
         // runs a short campaign from the same kit (ChaosTests).
         .target(name: "WidgetSimChaosKit", dependencies: ["WidgetSim"]),
         .executableTarget(name: "WidgetSimChaos", dependencies: ["WidgetSimChaosKit"]),
-                // The mutation engine of `make mutate`: valid inputs of every format,
+        // The mutation engine of `make mutate`: valid inputs of every format,
         // mutated structure-aware and reproducibly. A library of its own so the
         // tests can feed the same mutants to the parsers in-process.
         .target(name: "WidgetSimMutation", dependencies: ["WidgetSim"]),
