@@ -72,7 +72,7 @@ struct CalibrateCommand: Command {
         guard let scenarioName = arguments.value("scenario"), !scenarioName.isEmpty else {
             throw .usage("missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)")
         }
-        scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? "Scenarios", catalog: catalog)
+        scenario = ScenarioReference(argument: scenarioName, directory: arguments.value("scenarios") ?? ScenarioReference.defaultDirectory, catalog: catalog)
         variant = arguments.value("variant")
         if variant?.isEmpty == true { throw .usage("option '--variant' needs a variant name") }
         deviceID = arguments.value("device")

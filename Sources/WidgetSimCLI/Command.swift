@@ -78,6 +78,9 @@ extension ScenarioDocument {
 
 /// Finds and loads a scenario given as a name or a path.
 struct ScenarioReference {
+    /// Where a scenario given by name is looked up without --scenarios.
+    static let defaultDirectory = "Scenarios"
+
     let argument: String
     let directory: String
     /// The providers and apps a `"swift": "<name>"` may name.
@@ -93,7 +96,7 @@ struct ScenarioReference {
     /// given, unless it is a name looked up in another directory than
     /// Scenarios (then its path, so the line needs no --scenarios).
     var commandLineArgument: String {
-        argument == path || directory == "Scenarios" ? argument : path
+        argument == path || directory == Self.defaultDirectory ? argument : path
     }
 
     /// The report directory name: the file's base name.
@@ -208,6 +211,6 @@ extension ScenarioReference {
                 ? "missing <scenario>: a scenario name or a path to a .json file"
                 : "expected one <scenario>, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
         }
-        self.init(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? "Scenarios", catalog: catalog)
+        self.init(argument: arguments.positionals[0], directory: arguments.value("scenarios") ?? ScenarioReference.defaultDirectory, catalog: catalog)
     }
 }

@@ -18,7 +18,7 @@ struct ListCommand: Command {
         guard arguments.positionals.isEmpty else {
             throw .usage("'list' takes no arguments, got: \(arguments.positionals.joined(separator: " "))")
         }
-        directory = arguments.value("scenarios") ?? "Scenarios"
+        directory = arguments.value("scenarios") ?? ScenarioReference.defaultDirectory
         directoryGiven = arguments.value("scenarios") != nil
         self.catalog = catalog
     }

@@ -14,7 +14,7 @@ struct ValidateCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw .usage("missing <scenario>: a scenario name or a path to a .json file")
         }
-        let directory = arguments.value("scenarios") ?? "Scenarios"
+        let directory = arguments.value("scenarios") ?? ScenarioReference.defaultDirectory
         scenarios = arguments.positionals.map { ScenarioReference(argument: $0, directory: directory, catalog: catalog) }
     }
 

@@ -92,7 +92,8 @@ public struct ReportRules: Equatable, Sendable {
     /// a report `simulate` wrote fail its audit).
     static func exactly(_ value: Double) -> String {
         let fixed = FixedDecimal.format(value, decimals: 4)
-        return Double(fixed) == value ? fixed : "\(value)"
+        // Never with an exponent, which `check` refuses to read back.
+        return Double(fixed) == value ? fixed : DurationText.decimal(value)
     }
 
     static func wholeNumber(_ name: String, _ range: ClosedRange<Int>, _ field: WritableKeyPath<SchedulerParameters, Int> & Sendable) -> Row {
