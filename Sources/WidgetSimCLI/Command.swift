@@ -162,13 +162,31 @@ struct ScenarioReference {
     /// `setup`'s run before some of its fixed instants: the run leaves them
     /// out without an error, since the scenario itself is valid.
     func warnOfInstantsAfterEnd(_ setup: SimulationSetup, console: Console) {
+        guard let counted = Self.instantsAfterEndText(setup) else { return }
+        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out")
+    }
+
+    /// The same for every run of `document`: the base's, then each variant
+    /// whose own script or scheduled changes lose a different number (a
+    /// variant may replace the script, so it may lose more or fewer).
+    func warnOfInstantsAfterEnd(_ document: ScenarioDocument, console: Console) {
+        warnOfInstantsAfterEnd(document.base, console: console)
+        let baseCounts = document.base.instantsAfterEnd
+        for variant in document.variants where variant.setup.instantsAfterEnd != baseCounts {
+            guard let counted = Self.instantsAfterEndText(variant.setup) else { continue }
+            console.err(
+                "warning: \(path): the \(variant.setup.days)-day run ends before \(counted) of variant '\(variant.name)'; its results leave them out")
+        }
+    }
+
+    /// "2 scripted actions and 1 scheduled truth change", or nil for none.
+    static func instantsAfterEndText(_ setup: SimulationSetup) -> String? {
         let (actions, changes) = setup.instantsAfterEnd
-        guard actions + changes > 0 else { return }
-        let counted = [
+        guard actions + changes > 0 else { return nil }
+        return [
             actions > 0 ? DisplayText.counted(actions, "scripted action") : nil,
             changes > 0 ? DisplayText.counted(changes, "scheduled truth change") : nil,
         ].compactMap { $0 }.joined(separator: " and ")
-        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out")
     }
 
     /// Refuses, before it starts, a run past `RunLimits`: with the estimate,

@@ -99,7 +99,7 @@ struct CompareCommand: Command {
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
-        if !quiet { scenario.warnOfInstantsAfterEnd(document.base, console: console) }
+        if !quiet { scenario.warnOfInstantsAfterEnd(document, console: console) }
         var options = Comparison.Options()
         options.runs = runs
         let own = document.base.scheduler.budgetModel

@@ -75,7 +75,7 @@ struct FleetCommand: Command {
         if let devices { document.override { $0.population.updateFleet { $0.deviceCount = devices } } }
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
-        if !quiet { scenario.warnOfInstantsAfterEnd(document.base, console: console) }
+        if !quiet { scenario.warnOfInstantsAfterEnd(document, console: console) }
         let beyondEnd = (document.base.fleet?.moments.count ?? 0) - FleetResult.momentsWithin(document.base).count
         if beyondEnd > 0 && !quiet {
             console.err("warning: \(scenario.path): \(beyondEnd) of the fleet's moments fall after the \(document.base.days)-day run ends; the report leaves them out")

@@ -65,7 +65,7 @@ struct SensitivityCommand: Command {
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
-        if !quiet { scenario.warnOfInstantsAfterEnd(document.base, console: console) }
+        if !quiet { scenario.warnOfInstantsAfterEnd(document, console: console) }
         var options = Sensitivity.Options()
         options.runs = runs
         options.trajectories = trajectories

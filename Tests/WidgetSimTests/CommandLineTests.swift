@@ -236,9 +236,10 @@ struct CommandLineTests {
     }
 
     /// `check --minimum-spacing` takes a duration or plain whole seconds, as
-    /// its help says: a hexadecimal float ("0x1p4", 16 s to `Double(_:)`)
-    /// or an exponent is a usage error.
-    @Test(arguments: ["0x1p4", "1.6e1", "+16"])
+    /// its help says: a hexadecimal float ("0x1p4", 16 s to `Double(_:)`),
+    /// an exponent, or a number with nothing on one side of its point is a
+    /// usage error.
+    @Test(arguments: ["0x1p4", "1.6e1", "+16", "5.m", ".5m"])
     func checksMinimumSpacingIsADurationOrPlainWholeSeconds(written: String) throws {
         let result = try Self.widgetsim(["check", "Reports/weather", "--minimum-spacing", written])
         #expect(result.status == 64)
@@ -443,6 +444,44 @@ struct CommandLineTests {
         let fleetRun = try Self.widgetsim(["fleet", fleet, "--days", "1", "--out", directory.appendingPathComponent("fleet").path])
         #expect(fleetRun.status == 0, "\(fleetRun.errors)")
         #expect(fleetRun.errors.contains("warning: \(fleet): the 1-day run ends before 1 scripted action and 1 scheduled truth change of the scenario's"), "\(fleetRun.errors)")
+    }
+
+    /// A variant that replaces the script loses its own instants to a short
+    /// --days, not the base's: the warning names it with its own count.
+    @Test func aVariantsOwnScriptCutOffByDaysIsWarnedOfByName() throws {
+        let directory = Paths.temporaryDirectory("short-variant-script")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenario = directory.appendingPathComponent("vv.json").path
+        try """
+            { "name": "vv", "days": 4,
+              "devices": [ { "id": "p", "apps": [{"id": "a"}],
+                "widgets": [ { "id": "w", "app": "a", "provider": { "policy": "after", "after": "15m" } } ],
+                "script": [ {"at": "3d", "action": "push", "app": "a"} ] } ],
+              "variants": [
+                { "name": "same", "description": "the base's script", "provider": { "after": "30m" } },
+                { "name": "more", "description": "three late pushes", "script": [ {"at": ["2d", "3d", "3d1h"], "action": "push", "app": "a"} ] } ]
+            }
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(
+            ["compare", scenario, "--runs", "2", "--no-sweep", "--no-sensitivity", "--days", "2", "--out", directory.appendingPathComponent("c").path])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("warning: \(scenario): the 2-day run ends before 1 scripted action of the scenario's"), "\(result.errors)")
+        #expect(result.errors.contains("warning: \(scenario): the 2-day run ends before 3 scripted actions of variant 'more'; its results leave them out"), "\(result.errors)")
+        #expect(!result.errors.contains("variant 'same'"), "\(result.errors)")
+    }
+
+    /// `check` on a report directory that is a symbolic link to nothing says
+    /// so, with the missing name it leads to, rather than "no such report directory" alone.
+    @Test func checkNamesAReportDirectoryThatIsALinkToNothing() throws {
+        let directory = Paths.temporaryDirectory("dangling-report")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let link = directory.appendingPathComponent("latest").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "run-7")
+        let result = try Self.widgetsim(["check", link])
+        #expect(result.status == 66)
+        #expect(result.errors.contains("\(link): no such report directory: it is a symbolic link that leads to 'run-7', which does not exist"), "\(result.errors)")
     }
 
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {

@@ -18,7 +18,9 @@ public enum DurationText {
             case "s": unit = 1
             default: return nil
             }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
+            // Plain decimal digits only: `Double` alone would also read "5."
+            // and ".5", which no report or help text writes.
+            guard let value = DecimalDigits.unsignedDecimal(number) else { return nil }
             total += value * unit
             number = ""
             sawUnit = true

@@ -134,7 +134,7 @@ public enum InputFile {
     /// links on the way (`b.json` → `a.json` → `nowhere.json` leads to
     /// `nowhere.json`), when `path` itself is a link (its target could not be
     /// opened); nil when nothing is at `path`.
-    static func danglingLinkTarget(_ path: String) -> String? {
+    public static func danglingLinkTarget(_ path: String) -> String? {
         var link = path
         var target: String?
         // At most as many links as the system follows before it gives up.
