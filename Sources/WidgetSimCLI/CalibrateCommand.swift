@@ -141,11 +141,14 @@ struct CalibrateCommand: Command {
         } catch {
             throw ScenarioReference.stopped(error)
         }
-        let report = CalibrationReport(calibration, scenarioArgument: scenario.commandLineArgument, variant: chosen?.name, parameters: document.parameters)
+        let report = CalibrationReport(
+            calibration, scenarioArgument: scenario.commandLineArgument, variant: chosen?.name, parameters: document.parameters,
+            variantFields: chosen?.schedulerFields ?? [])
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
         if let warning = report.policyWarning { console.err("warning: \(logPath): \(warning)") }
+        if let warning = report.variantOverrideWarning { console.err("warning: \(scenario.path): \(warning)") }
         for estimate in calibration.estimates {
             let value = estimate.knob.format(estimate.value)
             switch estimate.status {
@@ -156,6 +159,8 @@ struct CalibrateCommand: Command {
             case .noData: console.out("  \(estimate.knob.field): no data in this log")
             case .outsideRange:
                 console.out("  \(estimate.knob.field): outside its range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(value) came closest")
+            case .bounded:
+                console.out("  \(estimate.knob.field): \(CalibrationReport.boundText(estimate))")
             }
         }
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")

@@ -110,12 +110,12 @@ struct CalibrationTests {
         }
         for (field, truth) in recovery.truth.sorted(by: { $0.key < $1.key }) {
             let estimate = Self.estimate(calibration, field)
-            guard estimate.status == .identified, let interval = estimate.interval else { continue }
+            guard estimate.status == .identified || estimate.status == .bounded, let interval = estimate.interval else { continue }
             #expect(interval.contains(truth), "\(field): the truth \(truth) is outside the interval \(interval) (estimate \(estimate.value))")
         }
         // The fitted model (the goodness of fit's) is the one `parameters.json` gives.
         var fromFile = setup.scheduler
-        for estimate in calibration.estimates where estimate.status == .identified { estimate.knob.set(&fromFile, estimate.value) }
+        for estimate in calibration.estimates where estimate.isFitted { estimate.knob.set(&fromFile, estimate.value) }
         #expect(calibration.fitted == fromFile, "the fitted model keeps only the identified values")
     }
 
@@ -129,7 +129,7 @@ struct CalibrationTests {
         options.passes = 2
         let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
         var fromFile = setup.scheduler
-        for estimate in calibration.estimates where estimate.status == .identified { estimate.knob.set(&fromFile, estimate.value) }
+        for estimate in calibration.estimates where estimate.isFitted { estimate.knob.set(&fromFile, estimate.value) }
         #expect(calibration.fitted == fromFile, "\(calibration.estimates.map { "\($0.knob.field) \($0.status)" })")
         // What is not identified shows the scenario's value, which stays; not an earlier pass's.
         for estimate in calibration.estimates where estimate.status == .notIdentifiable || estimate.status == .noData {
@@ -215,6 +215,85 @@ struct CalibrationTests {
         let identified = Calibration.invert(lowerPart, observed: 10, range: 60...1_800)
         #expect(identified.status == .identified)
         #expect(identified.interval.map { $0.upperBound < 1_800 } == true)
+    }
+
+    /// Fitting values that run to one end of the range, where the simulated
+    /// statistic never crosses the log's or moves less than one log's noise,
+    /// only bound the unknown: a widget
+    /// asking every 5 minutes has a smallest gap of about 5 minutes for
+    /// every spacing up to 5 minutes, so a log's 5m2s says "at most about
+    /// 5 minutes", not "1 minute", the value tried whose mean came nearest.
+    @Test func aFitThatRunsToAnEndWithoutCrossingTheLogIsABoundOnly() {
+        let values: [Double] = [60, 150, 240, 330, 420, 510, 600]
+        // Flat at 305 s up to the policy's 300 s, then the spacing sets the gap.
+        let means: [Double] = [305, 305, 305, 335, 425, 515, 605]
+        let grid = values.indices.map { (value: values[$0], mean: means[$0], low: means[$0] - 10, high: means[$0] + 10) }
+        let found = Calibration.invert(grid, observed: 302, range: 60...600)
+        #expect(found.status == .bounded)
+        #expect(found.interval == 60...330, "the interval runs from the range's lower end to the first value past the fitting ones")
+        // A mean that crosses the log's but moves less than one log's noise
+        // over the fitting values: the crossing is the noise's, still a bound.
+        let noisyCrossing: [Double] = [301, 303, 305, 335, 425, 515, 605]
+        let noisy = values.indices.map { (value: values[$0], mean: noisyCrossing[$0], low: noisyCrossing[$0] - 10, high: noisyCrossing[$0] + 10) }
+        #expect(Calibration.invert(noisy, observed: 302, range: 60...600).status == .bounded)
+        // One that climbs through the log's by more than the noise: an estimate, identified.
+        let climbing: [Double] = [295, 302, 309, 335, 425, 515, 605]
+        let steep = values.indices.map { (value: values[$0], mean: climbing[$0], low: climbing[$0] - 10, high: climbing[$0] + 10) }
+        let identified = Calibration.invert(steep, observed: 302, range: 60...600)
+        #expect(identified.status == .identified)
+        #expect(identified.value == 150)
+    }
+
+    /// A bounded unknown keeps the scenario's value when the bound allows
+    /// it and stays out of `parameters.json`; the report says which bound.
+    @Test func aBoundedUnknownKeepsTheScenariosValueWithinItsBound() throws {
+        let setup = try Self.phone(after: "5m", days: 10)
+        let log = try Self.log(of: setup) { _ in }
+        var options = Self.smallOptions
+        options.knobs = ["minimumSpacing"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let spacing = Self.estimate(calibration, "minimumSpacing")
+        try #require(spacing.status == .bounded, "\(spacing.status) \(spacing.value) \(String(describing: spacing.interval))")
+        #expect(spacing.boundIsUpper && !spacing.replacedScenarioValue)
+        #expect(spacing.value == spacing.knob.get(setup.scheduler))
+        #expect(calibration.fittedFields.isEmpty && calibration.fitted == setup.scheduler)
+        let report = CalibrationReport(calibration)
+        #expect(report.markdown().contains("**Bounded only:** `minimumSpacing` at most "), "\(report.markdown())")
+        #expect(report.csv().contains("minimumSpacing,bounded_kept,300.000,60.000,"), "\(report.csv())")
+        #expect(!report.parametersFile().contains("minimumSpacing"))
+    }
+
+    /// A daily limit below the scenario's floor (`minimumDailyBudget`, F9)
+    /// acts as the floor, and a parameters file holding one is refused with
+    /// that scenario: the limit's range starts at the floor.
+    @Test func theDailyLimitsRangeStartsAtTheScenariosFloor() {
+        var scheduler = SchedulerParameters()
+        scheduler.minimumDailyBudget = 30
+        let limit = CalibrationKnob.all.first { $0.field == "dailyBudget" }!
+        #expect(limit.within(scheduler).low == 30 && limit.within(scheduler).high == limit.high)
+        scheduler.minimumDailyBudget = 500
+        #expect(limit.within(scheduler).low == 500 && limit.within(scheduler).high == 500)
+        let spacing = CalibrationKnob.all.first { $0.field == "minimumSpacing" }!
+        #expect(spacing.within(scheduler).low == spacing.low)
+    }
+
+    /// A variant's settings apply over `--parameters`, so a value fitted for
+    /// a field the variant sets never reaches the "use it" run: the report
+    /// says so rather than suggest a command that ignores the fit.
+    @Test func aFittedFieldTheVariantSetsItselfIsNamed() throws {
+        let setup = try Self.phone(after: "1h", days: 8)
+        let log = try Self.log(of: setup) { $0.foregroundReloadDelay = .uniform(min: 8, max: 112) }
+        var options = Self.smallOptions
+        options.knobs = ["foregroundReloadDelay"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        try #require(calibration.fittedFields == ["foregroundReloadDelay"], "\(calibration.estimates.map(\.status))")
+        let report = CalibrationReport(calibration, variant: "slow-app", variantFields: ["foregroundReloadDelay", "minimumSpacing"])
+        let warning = try #require(report.variantOverrideWarning)
+        #expect(warning.hasPrefix("The variant `slow-app` sets this field itself"), "\(warning)")
+        #expect(warning.contains("`foregroundReloadDelay`") && !warning.contains("minimumSpacing"), "\(warning)")
+        #expect(report.markdown().contains("**But:** The variant `slow-app`"))
+        #expect(CalibrationReport(calibration, variant: "slow-app", variantFields: ["minimumSpacing"]).variantOverrideWarning == nil)
+        #expect(CalibrationReport(calibration).variantOverrideWarning == nil)
     }
 
     /// A normal prediction range over a few skewed values reaches below
@@ -413,7 +492,7 @@ struct CalibrationTests {
         let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
         let text = CalibrationReport(calibration).parametersFile()
         let file = try ParametersFile.decode(Array(text.utf8), file: "parameters.json")
-        #expect(calibration.identifiedFields.contains("dailyBudget"))
+        #expect(calibration.fittedFields.contains("dailyBudget"))
         #expect(file.parameters.dailyBudgetMin == calibration.fitted.dailyBudgetMin)
         for field in ["pacingWindow", "schedulingDelay", "foregroundReloadDelay"] { #expect(!text.contains(field)) }
     }
@@ -643,8 +722,8 @@ struct CalibrationSweepTests {
     @Test func identifiedIntervalsHoldTheHiddenValues() throws {
         let cases = Int(ProcessInfo.processInfo.environment["WIDGETSIM_CALIBRATION_SWEEP"] ?? "") ?? 40
         var random = RandomStream(seed: 20_261_123)
-        // Per unknown: (identified, held the truth, not identified).
-        var tally: [String: (identified: Int, held: Int, notIdentified: Int)] = [:]
+        // Per unknown: (identified, held the truth, not identified, bounded, bound held the truth).
+        var tally: [String: (identified: Int, held: Int, notIdentified: Int, bounded: Int, boundHeld: Int)] = [:]
         var misses: [String] = []
         for index in 0..<cases {
             let demanding = index % 2 == 0
@@ -670,8 +749,13 @@ struct CalibrationSweepTests {
             for finding in calibration.estimates {
                 let field = finding.knob.field
                 let value = finding.knob.get(hidden)
-                var entry = tally[field] ?? (0, 0, 0)
-                if finding.status == .identified, let interval = finding.interval {
+                var entry = tally[field] ?? (0, 0, 0, 0, 0)
+                if finding.status == .bounded, let interval = finding.interval {
+                    entry.bounded += 1
+                    if interval.contains(value) { entry.boundHeld += 1 } else {
+                        misses.append("case \(index): \(field) \(finding.knob.format(value)) outside the bound \(finding.knob.format(interval.lowerBound))–\(finding.knob.format(interval.upperBound))")
+                    }
+                } else if finding.status == .identified, let interval = finding.interval {
                     entry.identified += 1
                     if interval.contains(value) { entry.held += 1 } else {
                         misses.append("case \(index): \(field) \(finding.knob.format(value)) outside \(finding.knob.format(interval.lowerBound))–\(finding.knob.format(interval.upperBound))")
@@ -688,7 +772,7 @@ struct CalibrationSweepTests {
             let entry = tally[field]!
             identified += entry.identified
             held += entry.held
-            print("  \(field): identified \(entry.identified), interval held the truth \(entry.held), not identified \(entry.notIdentified)")
+            print("  \(field): identified \(entry.identified), interval held the truth \(entry.held), bounded \(entry.bounded), bound held the truth \(entry.boundHeld), not identified \(entry.notIdentified)")
         }
         for miss in misses { print("  miss: \(miss)") }
         let coverage = identified == 0 ? 0 : Double(held) / Double(identified)

@@ -20,6 +20,18 @@ public struct CalibrationKnob: Sendable {
     /// `get` would not give back a uniform delay that is not its own kind).
     public let restore: @Sendable (inout SchedulerParameters, SchedulerParameters) -> Void
 
+    /// The knob with its range as `scheduler` allows it. A daily limit below
+    /// the scenario's floor (`minimumDailyBudget`, F9) acts as the floor, so
+    /// the log cannot tell such values apart, and a parameters file holding
+    /// one is refused with the scenario: the range starts at the floor.
+    func within(_ scheduler: SchedulerParameters) -> CalibrationKnob {
+        guard field == "dailyBudget" else { return self }
+        var knob = self
+        knob.low = max(low, Double(scheduler.minimumDailyBudget))
+        knob.high = max(high, knob.low)
+        return knob
+    }
+
     /// The grid of `count` values over the range.
     func grid(_ count: Int, from low: Double, to high: Double) -> [Double] {
         guard count > 1 else { return [low] }
@@ -139,8 +151,29 @@ public struct Calibration: Sendable {
             case noData
             /// No value in the range fits: the statistic is outside what the model produces.
             case outsideRange
+            /// The fitting values reach one end of the range, and the simulated
+            /// statistic crosses the log's nowhere among them or moves less
+            /// than one log's noise across them: the log bounds the unknown
+            /// from one side ("at most 8m23s") but cannot tell the values up
+            /// to that end apart, so no estimate is better than another. The scenario's value stays when it lies within the
+            /// bound; otherwise the value tried nearest the log's replaces it.
+            case bounded
         }
         public var status: Status
+        /// For a bounded unknown: true when the scenario's value lay outside
+        /// the bound, so `value` replaced it in the fitted model.
+        public var replacedScenarioValue = false
+
+        /// True when `value` is in the fitted model (and `parameters.json`)
+        /// in place of the scenario's.
+        public var isFitted: Bool { status == .identified || (status == .bounded && replacedScenarioValue) }
+
+        /// The end of the range a bounded unknown's interval reaches, and
+        /// whether the bound is an upper one ("at most" its interval's other end).
+        public var boundIsUpper: Bool {
+            guard let interval else { return false }
+            return interval.lowerBound <= knob.low
+        }
     }
 
     public struct FitRow: Sendable {
@@ -201,8 +234,9 @@ public struct Calibration: Sendable {
     public var policyMismatch: PolicyMismatch?
     public var options: Options
 
-    /// The fields identified, in the order of the knobs.
-    public var identifiedFields: [String] { estimates.filter { $0.status == .identified }.map(\.knob.field) }
+    /// The fields fitted (identified, or bounded with the scenario's value
+    /// outside the bound), in the order of the knobs: those `parameters.json` sets.
+    public var fittedFields: [String] { estimates.filter(\.isFitted).map(\.knob.field) }
 
     /// The days each calibration run simulates: the simulated phone runs as
     /// long as the log lasted, from when the widget was added (at most a
@@ -244,7 +278,7 @@ public struct Calibration: Sendable {
         var setup = base
         setup.days = simulatedDays(analysis)
         let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))
-        let knobs = CalibrationKnob.all.filter { options.knobs.contains($0.field) }
+        let knobs = CalibrationKnob.all.filter { options.knobs.contains($0.field) }.map { $0.within(setup.scheduler) }
         var parameters = setup.scheduler
         var estimates: [Finding] = []
         let seeds = (0..<options.replications).map { options.seed &+ UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
@@ -454,20 +488,25 @@ public struct Calibration: Sendable {
                 }
                 var grid = try evaluate(knob.grid(options.gridPoints, from: knob.low, to: knob.high))
                 var found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
-                if found.status == .identified, let interval = found.interval, options.refinePoints > 0 {
+                if found.status == .identified || found.status == .bounded, let interval = found.interval, options.refinePoints > 0 {
                     let finer = try evaluate(knob.grid(options.refinePoints + 2, from: interval.lowerBound, to: interval.upperBound).dropFirst().dropLast().map { $0 })
                     grid = (grid + finer).sorted { $0.value < $1.value }
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
                 // Identified: fitted, and the estimate reported. Outside the
                 // range: the value tried whose simulated statistic came closest
-                // to the log's is reported, not fitted.
+                // to the log's is reported, not fitted. Bounded: the scenario's
+                // value stays if the bound allows it, else the value tried
+                // nearest the log's replaces it.
                 var reported = found.value
-                if found.status == .identified { knob.set(&parameters, found.value) } else {
+                var replaced = false
+                if found.status == .bounded, let interval = found.interval, !interval.contains(knob.get(setup.scheduler)) { replaced = true }
+                if found.status == .identified || replaced { knob.set(&parameters, found.value) } else {
                     let kept = unfitted(knob, in: &parameters)
                     if found.status != .outsideRange { reported = kept }
                 }
-                estimates.append(Finding(knob: knob, observed: observed, value: reported, interval: found.interval, status: found.status))
+                estimates.append(Finding(
+                    knob: knob, observed: observed, value: reported, interval: found.interval, status: found.status, replacedScenarioValue: replaced))
             }
         }
         // In the order of the knobs, whatever order they were fitted in.
@@ -664,13 +703,25 @@ public struct Calibration: Sendable {
         }
         // Where the mean crosses the observation, between neighbouring grid values.
         var value = grid[nearest].value
+        var crosses = false
         for index in max(0, first - 1)..<min(grid.count - 1, last + 1) {
             let a = grid[index], b = grid[index + 1]
             if (a.mean - observed) * (b.mean - observed) <= 0, a.mean != b.mean {
                 value = a.value + (b.value - a.value) * (observed - a.mean) / (b.mean - a.mean)
+                crosses = true
                 break
             }
         }
-        return (min(upper, max(lower, value)), lower...upper, .identified)
+        // Fitting values that run to one end of the range bound the unknown
+        // from that side only when the log cannot tell them apart: no
+        // crossing among them, or means that differ by less than the noise
+        // of one log, where a crossing is the noise's (the smallest gap of a
+        // widget asking every 5 minutes is 5 minutes for every spacing up to
+        // 5 minutes). The estimate is then no better than any value there.
+        let reachesEnd = lower <= range.lowerBound || upper >= range.upperBound
+        let fittingRows = grid[first...last]
+        let fittingMeans = fittingRows.map(\.mean)
+        let flat = fittingMeans.max()! - fittingMeans.min()! < fittingRows.map { ($0.high - $0.low) / 2 }.max()!
+        return (min(upper, max(lower, value)), lower...upper, reachesEnd && (!crosses || flat) ? .bounded : .identified)
     }
 }

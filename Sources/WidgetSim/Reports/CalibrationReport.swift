@@ -13,12 +13,31 @@ public struct CalibrationReport {
     /// whose settings `parameters.json` carries beside the identified
     /// unknowns: the "use it" line replaces it, so it must not lose them.
     public var parameters: ParametersFile?
+    /// The scheduler fields `variant` sets itself. A variant's settings apply
+    /// over `--parameters`, so a fitted value of one of them never reaches
+    /// the "use it" run.
+    public var variantFields: [String]
 
-    public init(_ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil, parameters: ParametersFile? = nil) {
+    public init(
+        _ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil, parameters: ParametersFile? = nil,
+        variantFields: [String] = []
+    ) {
         self.calibration = calibration
         self.scenarioArgument = scenarioArgument
         self.variant = variant
         self.parameters = parameters
+        self.variantFields = variantFields
+    }
+
+    /// Why a fitted value will not reach the "use it" run, in a sentence:
+    /// the variant sets that field itself. Nil when no fitted field is one.
+    public var variantOverrideWarning: String? {
+        guard let variant else { return nil }
+        let overridden = calibration.estimates.filter { $0.isFitted && variantFields.contains($0.knob.field) }
+        guard !overridden.isEmpty else { return nil }
+        let fitted = overridden.map { "`\($0.knob.field)` \($0.knob.format($0.value))" }.joined(separator: ", ")
+        return "The variant `\(DisplayText.markdownCell(variant))` sets \(overridden.count == 1 ? "this field" : "these fields") itself, and a variant's settings apply over `--parameters`, "
+            + "so the fitted \(fitted) will not reach a run with `--variant \(DisplayText.markdownCell(variant))`: write \(overridden.count == 1 ? "it" : "them") into the variant, or remove \(overridden.count == 1 ? "it" : "them") there."
     }
 
     public func files() -> [ReportFile] {
@@ -46,7 +65,22 @@ public struct CalibrationReport {
         case .notIdentifiable: return "not identifiable: every value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) fits; it needs \(estimate.knob.needs)"
         case .noData: return "no data: the log has no \(estimate.knob.statistic.label)"
         case .outsideRange: return "outside the range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(estimate.knob.format(estimate.value)) came closest"
+        case .bounded: return Self.boundText(estimate)
         }
+    }
+
+    /// "bounded: at most 8m23s; every value from 1m up to it fits, ...": what
+    /// the log says of a bounded unknown, and which value the model keeps.
+    public static func boundText(_ estimate: Calibration.Finding) -> String {
+        guard let interval = estimate.interval else { return "bounded" }
+        let knob = estimate.knob
+        let bound = estimate.boundIsUpper
+            ? "at most \(knob.format(interval.upperBound)); every value from \(knob.format(knob.low)) up to it fits"
+            : "at least \(knob.format(interval.lowerBound)); every value from it up to \(knob.format(knob.high)) fits"
+        let kept = estimate.replacedScenarioValue
+            ? "the scenario's value lies outside, so \(knob.format(estimate.value)), the value tried nearest the log, replaces it"
+            : "the scenario's value lies within and stays"
+        return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
     }
 
     /// Why the estimates may describe another widget, in a sentence; nil
@@ -86,11 +120,20 @@ public struct CalibrationReport {
             lines.append("")
         }
         let identified = c.estimates.filter { $0.status == .identified }
-        let others = c.estimates.filter { $0.status != .identified }
+        let bounded = c.estimates.filter { $0.status == .bounded }
+        let others = c.estimates.filter { $0.status != .identified && $0.status != .bounded }
         if identified.isEmpty {
-            lines.append("**Nothing identified:** this log pins down no unknown (the status column says why for each); the scenario's values stay.")
+            lines.append("**Nothing identified:** this log pins down no unknown (the status column says why for each); the scenario's values stay\(bounded.contains(where: \.replacedScenarioValue) ? " unless a bound rules them out" : "").")
         } else {
             lines.append("**Identified:** " + identified.map { "`\($0.knob.field)` \($0.knob.format($0.value)) (95 % interval \(interval($0)))" }.joined(separator: "; ") + ".")
+        }
+        if !bounded.isEmpty {
+            lines.append("**Bounded only:** " + bounded.map { estimate in
+                let interval = estimate.interval!
+                let bound = estimate.boundIsUpper ? "at most \(estimate.knob.format(interval.upperBound))" : "at least \(estimate.knob.format(interval.lowerBound))"
+                let kept = estimate.replacedScenarioValue ? "set to \(estimate.knob.format(estimate.value))" : "the scenario's \(estimate.knob.format(estimate.value)) stays"
+                return "`\(estimate.knob.field)` \(bound) (\(kept))"
+            }.joined(separator: "; ") + ".")
         }
         if !others.isEmpty {
             lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
@@ -99,6 +142,10 @@ public struct CalibrationReport {
         let variantOption = variant.map { " --variant \(DisplayText.markdownCell($0))" } ?? ""
         lines.append("Use it: `widgetsim simulate \(DisplayText.markdownCell(scenarioArgument ?? c.scenario))\(variantOption) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
         lines.append("")
+        if let variantOverrideWarning {
+            lines.append("**But:** " + variantOverrideWarning)
+            lines.append("")
+        }
         lines.append("## The log")
         lines.append("")
         let days = FixedDecimal.format(Double(a.observedSeconds) / Double(Seconds.day), decimals: 1)
@@ -118,12 +165,12 @@ public struct CalibrationReport {
         lines.append("| unknown | facts | meaning | estimate | 95 % interval | statistic | observed | status |")
         lines.append("|---|---|---|--:|---|---|--:|---|")
         for estimate in c.estimates {
-            let value = estimate.status == .identified ? estimate.knob.format(estimate.value) : "(\(estimate.knob.format(estimate.value)))"
+            let value = estimate.isFitted ? estimate.knob.format(estimate.value) : "(\(estimate.knob.format(estimate.value)))"
             lines.append("| `\(estimate.knob.field)` | \(estimate.knob.facts) | \(estimate.knob.meaning) | \(value) | \(interval(estimate)) | \(estimate.knob.statistic.label) | \(text(estimate.observed, duration: estimate.knob.statistic.isDuration)) | \(status(estimate)) |")
         }
-        if !others.isEmpty {
+        if c.estimates.contains(where: { !$0.isFitted }) {
             lines.append("")
-            lines.append("An estimate in parentheses is not identified and stays out of `parameters.json`: for an unknown outside its range, the value tried whose simulated statistic came closest to the log's; otherwise the scenario's value, which stays.")
+            lines.append("An estimate in parentheses is not fitted and stays out of `parameters.json`: for an unknown outside its range, the value tried whose simulated statistic came closest to the log's; otherwise the scenario's value, which stays.")
         }
         lines.append("")
         lines.append("## Goodness of fit")
@@ -155,6 +202,7 @@ public struct CalibrationReport {
             case .notIdentifiable: status = "not_identifiable"
             case .noData: status = "no_data"
             case .outsideRange: status = "outside_range"
+            case .bounded: status = estimate.replacedScenarioValue ? "bounded_replaced" : "bounded_kept"
             }
             csv.append([
                 estimate.knob.field, status, FixedDecimal.format(estimate.value, decimals: 3),
@@ -173,7 +221,7 @@ public struct CalibrationReport {
         let given = parameters.flatMap { $0.fields.isEmpty ? nil : $0 }
         let what = given.map { " with \($0.path): the identified unknowns, over that file's settings" } ?? "; only the identified unknowns"
         return ParametersFile.render(
-            (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.identifiedFields)],
+            (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.fittedFields)],
             description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario)\(what)")
     }
 }
