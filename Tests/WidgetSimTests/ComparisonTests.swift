@@ -181,3 +181,57 @@ struct ComparisonTests {
         #expect(files[1].contents.contains("paired 95 % CI"))
     }
 }
+
+extension ComparisonTests {
+    static let ownModelScenario = """
+        {
+          "name": "own", "days": 4, "seed": 5, "scheduler": { "budgetModel": "rollingWindow", "dailyBudget": { "min": 12, "max": 12 } },
+          "devices": [ { "id": "phone",
+            "pages": [ { "name": "home", "viewsPerDay": 30 } ],
+            "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "30m", "entries": 1 },
+                           "truth": { "changeEvery": "30m" } } ] } ],
+          "variants": [
+            { "name": "fast-unlimited", "description": "asks every 5 minutes, under no budget", "provider": { "after": "5m" }, "scheduler": { "budgetModel": "unlimited" } }
+          ]
+        }
+        """
+
+    /// A variant that sets its own budget model compares that model: it runs
+    /// under it in every section of the budget-model sweep, is ranked beside
+    /// the others there, and the report says so. (`compare` used to run it
+    /// under each section's model, so `developer-mode`'s `production` was
+    /// ranked under `unlimited`.)
+    @Test func aVariantsOwnBudgetModelIsKeptInEverySection() throws {
+        let document = try ScenarioLoader.decodeDocument(Self.ownModelScenario, file: "own.json")
+        var options = Comparison.Options()
+        options.runs = 2
+        options.budgetModels = [.rollingWindow, .paced]
+        let comparison = try Comparison.run(document, options: options)
+        let own = comparison.rows.filter { $0.variant == "fast-unlimited" }
+        #expect(own.map(\.budgetModel) == [.rollingWindow, .paced])
+        #expect(own.allSatisfy { $0.ownBudgetModel == .unlimited })
+        #expect(own.allSatisfy { $0.withheld.mean == 0 }, "no budget, nothing withheld")
+        #expect(own[0].replications.map(\.budgetedPerWidgetDay) == own[1].replications.map(\.budgetedPerWidgetDay), "the same runs in both sections")
+        #expect(own[0].budgeted.mean > 36, "far past the base's limit of 12: \(own[0].budgeted.mean)")
+        #expect(comparison.rows.filter { $0.variant == "own" }.allSatisfy { $0.ownBudgetModel == nil })
+        #expect(comparison.ranking(for: .rollingWindow).map(\.variant).contains("fast-unlimited"))
+        let markdown = ComparisonReport(comparison).markdown()
+        #expect(markdown.contains("**fast-unlimited** (under its own `unlimited`)"), "\(markdown)")
+        #expect(markdown.contains("`fast-unlimited` sets its own budget model, `unlimited`: a variant compares what it sets"), "\(markdown)")
+    }
+
+    /// `sensitivity` keeps a variant's own budget model too, and ranks it:
+    /// it used to rank only the rows run under the base's model, so such a
+    /// variant, however fresh, was never the best nor named.
+    @Test func sensitivityRanksAVariantUnderItsOwnBudgetModel() throws {
+        let document = try ScenarioLoader.decodeDocument(Self.ownModelScenario, file: "own.json")
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 0
+        let sensitivity = try Sensitivity.run(document, unknowns: [], options: options)
+        let rows = sensitivity.baseline.comparison.rows
+        #expect(rows.first { $0.variant == "fast-unlimited" }?.ownBudgetModel == .unlimited)
+        #expect(sensitivity.baseline.comparison.ranking(for: .rollingWindow).count == 2)
+        #expect(sensitivity.recommended == "fast-unlimited", "\(String(describing: sensitivity.recommended))")
+    }
+}

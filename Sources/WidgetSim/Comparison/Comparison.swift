@@ -27,11 +27,17 @@ public struct Comparison: Sendable {
         public var variant: String
         public var description: String
         public var policy: String
+        /// The budget model of the row's section: the one the scenario's
+        /// variants ran under, and the one it is ranked with.
         public var budgetModel: BudgetModel
         public var replications: [RunMetrics]
         public var withinBudget: Bool
         /// Each widget's provider policy in this variant, in setup order.
         public var widgetPolicies: [String] = []
+        /// The budget model the variant sets itself (`"scheduler":
+        /// {"budgetModel": ...}`) and ran under in place of `budgetModel`, when
+        /// it differs: a variant compares what it sets, so no section replaces it.
+        public var ownBudgetModel: BudgetModel? = nil
 
         public var budgeted: Estimate { estimate(\.budgetedPerWidgetDay) }
         public var free: Estimate { estimate(\.freePerWidgetDay) }
@@ -93,7 +99,10 @@ public struct Comparison: Sendable {
             let m = job / seeds.count / variants.count
             var setup = variants[v].setup
             setup.seed = seeds[r]
-            setup.scheduler.budgetModel = models[m]
+            // A variant that sets its budget model compares that model (the
+            // production rules against Developer Mode, say): it keeps it in
+            // every section, as `sensitivity` keeps what a variant sets.
+            if !variants[v].setsBudgetModel { setup.scheduler.budgetModel = models[m] }
             do throws(RunLimitExceeded) {
                 return .success(try RunMetrics.measure(setup))
             } catch {
@@ -113,11 +122,12 @@ public struct Comparison: Sendable {
                 let start = (m * variants.count + v) * seeds.count
                 let replications = Array(metrics[start..<start + seeds.count])
                 let withheld = Estimate(replications.map { $0.withheldPerWidgetDay }).mean
+                let own = variant.setsBudgetModel && variant.setup.scheduler.budgetModel != model ? variant.setup.scheduler.budgetModel : nil
                 rows.append(Row(
                     variant: variant.name, description: variant.description,
                     policy: variant.setup.devices.first?.widgets.first?.provider.policySummary ?? "",
                     budgetModel: model, replications: replications, withinBudget: withheld <= options.withheldTolerance,
-                    widgetPolicies: variant.setup.devices.flatMap { $0.widgets.map(\.provider.policySummary) }))
+                    widgetPolicies: variant.setup.devices.flatMap { $0.widgets.map(\.provider.policySummary) }, ownBudgetModel: own))
             }
         }
         return Comparison(

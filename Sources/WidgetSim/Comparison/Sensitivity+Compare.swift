@@ -12,7 +12,8 @@ extension Sensitivity {
     /// Promised: the sweep's point as written is `compare`'s ranking under
     /// `options.budgetModels[0]` (the same runs), so its `recommended` is
     /// `compare`'s best variant; like `compare`, it runs every variant
-    /// under that model, whatever budget model the variant sets. Nil when
+    /// under that model, except one that sets its own budget model, which
+    /// keeps it (and is ranked all the same). Nil when
     /// the scenario declares no variants (there is no ranking to test).
     /// Not promised: anything about interactions (no Morris walks run; that
     /// is `widgetsim sensitivity`'s job).
@@ -23,7 +24,9 @@ extension Sensitivity {
         let model = options.budgetModels.first ?? document.base.scheduler.budgetModel
         var underModel = document
         underModel.base.scheduler.budgetModel = model
-        for index in underModel.variants.indices { underModel.variants[index].setup.scheduler.budgetModel = model }
+        for index in underModel.variants.indices where !underModel.variants[index].setsBudgetModel {
+            underModel.variants[index].setup.scheduler.budgetModel = model
+        }
         var sweep = Options()
         sweep.runs = options.runs
         sweep.trajectories = 0

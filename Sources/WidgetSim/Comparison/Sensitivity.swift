@@ -151,17 +151,21 @@ public struct Sensitivity: Sendable {
         for outcome in outcomes { metrics.append(try outcome.get()) }
 
         func comparison(at pointIndex: Int) -> Comparison {
+            // The point's section is the base's model there; a variant that
+            // sets its own model ran under it and is ranked in the section
+            // all the same (before, it fell out of every ranking).
+            let model = jobs[pointJobs[pointIndex][0]].setup.scheduler.budgetModel
             let rows = variants.enumerated().map { index, variant in
                 let job = pointJobs[pointIndex][index]
                 let replications = Array(metrics[job * seeds.count..<(job + 1) * seeds.count])
                 let withheld = Estimate(replications.map(\.withheldPerWidgetDay)).mean
+                let ran = jobs[job].setup.scheduler.budgetModel
                 return Comparison.Row(
                     variant: variant.name, description: variant.description,
                     policy: variant.setup.devices.first?.widgets.first?.provider.policySummary ?? "",
-                    budgetModel: jobs[job].setup.scheduler.budgetModel, replications: replications,
-                    withinBudget: withheld <= options.withheldTolerance)
+                    budgetModel: model, replications: replications,
+                    withinBudget: withheld <= options.withheldTolerance, ownBudgetModel: ran != model ? ran : nil)
             }
-            let model = rows.first?.budgetModel ?? document.base.scheduler.budgetModel
             return Comparison(
                 scenario: document.base.name, description: document.base.description, days: document.base.days, seeds: seeds,
                 budgetModels: [model], withheldTolerance: options.withheldTolerance, rows: rows)

@@ -141,6 +141,7 @@ public struct ComparisonReport {
         out += "## Verdict\n\n" + verdict() + "\n"
         out += "## Variants under \(primaryModel.rawValue)\n\n"
         out += table(for: primaryModel)
+        out += ownModelsNote()
         out += "\n![Mean staleness against budgeted reloads per variant](comparison.svg)\n\n"
         if showsEachWidget { out += eachWidget() }
         if comparison.budgetModels.count > 1 {
@@ -212,7 +213,8 @@ public struct ComparisonReport {
         var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for (rank, row) in ranking.enumerated() {
-            let name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
+            var name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
+            if let own = row.ownBudgetModel { name += " (under its own `\(own.rawValue)`)" }
             out += "| \(ranked ? String(rank + 1) : "–") | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
             out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
             out += "| \(EstimateText.showPercent(row.stalePercent)) "
@@ -360,11 +362,27 @@ public struct ComparisonReport {
 
     func signedDuration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }
 
+    /// Which variants set their own budget model, and so ran under it in
+    /// every section: empty when none does.
+    func ownModelsNote() -> String {
+        let own = comparison.rows(for: primaryModel).compactMap { row in
+            ownModel(of: row.variant).map { "`\(row.variant)` sets its own budget model, `\($0.rawValue)`" }
+        }
+        guard !own.isEmpty else { return "" }
+        return "\n" + own.joined(separator: "; ") + ": a variant compares what it sets, so it ran under that model in every section of this comparison and is ranked beside the others there.\n"
+    }
+
+    /// The budget model `variant` sets itself, if it ran under it in some
+    /// section whose model differs (in its own model's section it is no exception).
+    func ownModel(of variant: String) -> BudgetModel? {
+        comparison.rows.lazy.compactMap { $0.variant == variant ? $0.ownBudgetModel : nil }.first
+    }
+
     func sweepTable() -> String {
         var out = "| variant | " + comparison.budgetModels.map(\.rawValue).joined(separator: " | ") + " |\n"
         out += "|---|" + comparison.budgetModels.map { _ in "--:|" }.joined() + "\n"
         for row in comparison.rows(for: primaryModel) {
-            out += "| \(row.variant) |"
+            out += "| \(row.variant)\(ownModel(of: row.variant).map { " (its own `\($0.rawValue)` throughout)" } ?? "") |"
             for model in comparison.budgetModels {
                 let ranking = comparison.ranking(for: model)
                 let rank = ranking.firstIndex { $0.variant == row.variant }!

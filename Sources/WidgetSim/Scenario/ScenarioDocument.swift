@@ -23,6 +23,10 @@ public struct ScenarioDocument: Sendable {
         /// The scheduler fields the variant sets itself: what it compares, so
         /// a sensitivity sweep leaves them as the variant has them.
         public var schedulerFields: [String] = []
+
+        /// True when the variant sets its own budget model, which comparisons
+        /// then keep in every section rather than replace.
+        public var setsBudgetModel: Bool { schedulerFields.contains("budgetModel") }
     }
 
     /// The base (named `baseName`) followed by every variant.
