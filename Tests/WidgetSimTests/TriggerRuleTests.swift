@@ -165,6 +165,20 @@ struct TriggerRuleTests {
         #expect(trigger(.free).trigger == .push && !trigger(.free).budgeted)
     }
 
+    /// F19: a push the script sends is delivered opportunistically, like one
+    /// about a truth change: the reload starts `pushDeliveryDelay` after the
+    /// send, not at it. (Scripted and fleet-moment pushes used to arrive in
+    /// the second they were sent.)
+    @Test func aScriptedPushArrivesAfterThePushDeliveryDelay() {
+        var fixture = Fixture(.configured("news", policy: .never))
+        fixture.scheduler.pushBudget = .free
+        fixture.scheduler.pushDeliveryDelay = .fixed(300)
+        fixture.script = [ScriptedAction(at: Seconds.hour, .push(app: 0))]
+        let push = fixture.run().calls().last!
+        #expect(push.trigger == .push)
+        #expect(push.time == Seconds.hour + 300)
+    }
+
     /// F20: when a background URL session started by the extension delivers its
     /// events, the widget asks for a new timeline (budgeted).
     @Test func backgroundSessionCompletionAsksForANewTimeline() {

@@ -15,6 +15,8 @@ enum DeviceEvent: Sendable {
     case truthChanged(widget: Int32, day: Int32)
     /// A notification about a truth change reaches the app (or its widgets).
     case notificationDelivered(widget: Int32, reaction: TruthReaction)
+    /// A widget push the script sent to the app reaches the phone (F19).
+    case pushDelivered(app: Int32)
     /// A budgeted request's wait (eligibility, spacing or budget) is over.
     case requestDue(widget: Int32)
     /// The reload batch planned for this instant runs.

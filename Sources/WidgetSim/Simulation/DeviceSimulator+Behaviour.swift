@@ -447,7 +447,11 @@ extension DeviceSimulator {
             var center = widgetCenter(for: app)
             center.reloadAllTimelines()
             applyRequests(of: center, from: app)
-        case .push(let app): deliverWidgetPush(to: app)
+        case .push(let app):
+            // The script says when the server sends the push; it is delivered
+            // opportunistically (F19), as a push about a truth change is.
+            let delay = parameters.pushDeliveryDelay.draw(using: &appPushRandoms[app])
+            queue.schedule(.pushDelivered(app: Int32(app)), at: now + delay)
         case .appSession(let app, let length):
             enterForeground(app)
             queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(calendar.dayIndex(now)), scheduleNext: false), at: now + max(1, length))

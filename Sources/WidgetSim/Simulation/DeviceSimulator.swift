@@ -69,6 +69,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var appSessionRandoms: [RandomStream]
     var appMediaRandoms: [RandomStream]
     var appCenterRandoms: [RandomStream]
+    /// Each app's delivery delays of the widget pushes its script sends (F19).
+    var appPushRandoms: [RandomStream]
     var appForegroundSessions: [Int]
     /// When each app was last opened from a tap on its widget (F18).
     var appLaunchedFromWidgetAt: [SimTime?]
@@ -137,6 +139,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         appSessionRandoms = device.apps.map { seed.derived("app", $0.id, "sessions").stream() }
         appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
         appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }
+        appPushRandoms = device.apps.map { seed.derived("app", $0.id, "push-delivery").stream() }
         appForegroundSessions = device.apps.map { _ in 0 }
         appLaunchedFromWidgetAt = device.apps.map { _ in nil }
         appMediaSession = device.apps.map { _ in nil }
@@ -256,6 +259,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         case .systemChanged(let day): changeSystemSettings(day: Int(day))
         case .truthChanged(let widget, let day): changeTruth(Int(widget), day: Int(day))
         case .notificationDelivered(let widget, let reaction): deliverNotification(about: Int(widget), reaction: reaction)
+        case .pushDelivered(let app): deliverWidgetPush(to: Int(app))
         case .requestDue(let widget):
             widgets[Int(widget)].pendingEvent = nil
             advancePendingReload(Int(widget))

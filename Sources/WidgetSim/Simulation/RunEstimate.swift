@@ -288,7 +288,13 @@ public struct RunEstimate: Equatable, Sendable {
         }
         // A repeating action happens on as many days a week as it has weekdays.
         let repeatsPerDay = device.repeatingScript.reduce(0.0) { $0 + Double($1.weekdays.filter { $0 }.count) / 7 }
-        add("\(path).script", events: Double(device.script.count) / Double(max(1, days)) + repeatsPerDay)
+        // A push is two events: sent, then delivered (F19).
+        let pushes = device.script.count { if case .push = $0.action { true } else { false } }
+        let pushRepeatsPerDay = device.repeatingScript.reduce(0.0) { total, action in
+            guard case .push = action.action else { return total }
+            return total + Double(action.weekdays.filter { $0 }.count) / 7
+        }
+        add("\(path).script", events: Double(device.script.count + pushes) / Double(max(1, days)) + repeatsPerDay + pushRepeatsPerDay)
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
             // Calls: every free request, and budgeted ones up to what the budget
