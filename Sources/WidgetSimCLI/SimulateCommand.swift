@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// `widgetsim simulate`: run a scenario and write its reports.
@@ -72,7 +73,12 @@ struct SimulateCommand: Command {
         if let days { setup.days = days }
         if !quiet { scenario.warnOfInstantsAfterEnd(setup, console: console) }
         try scenario.requireWithinLimits([setup], command: "simulate", overridden: days != nil)
-        try checkReportDestination(outputDirectory)
+        let reports: URL
+        do {
+            reports = try ReportDirectory.checkDestination(outputDirectory)
+        } catch {
+            throw CommandError(error)
+        }
         var logged: (device: Int, path: String)?
         if let deviceLog {
             let ids = setup.devices.map(\.id)
@@ -85,11 +91,13 @@ struct SimulateCommand: Command {
             } else {
                 index = 0
             }
+            let file: URL
             do {
-                try ReportDirectory.checkFileDestination(deviceLog)
+                file = try ReportDirectory.checkFileDestination(deviceLog)
             } catch {
                 throw CommandError(error)
             }
+            try refuseDeviceLog(at: file, inside: reports)
             logged = (index, deviceLog)
         }
         let collector: ReportCollector
@@ -129,6 +137,19 @@ struct SimulateCommand: Command {
 }
 
 extension SimulateCommand {
+    /// Refuses a `--device-log` at or below the `--out` directory (both as
+    /// the system resolves them, links and "." included): the log is written
+    /// first and the report directory's swap then replaces that directory
+    /// whole, so the log would be lost, or replaced by a report's file of
+    /// the same name, after the run said it was written.
+    func refuseDeviceLog(at file: URL, inside reports: URL) throws(CommandError) {
+        let directory = reports.path == "/" ? "/" : reports.path + "/"
+        guard file.path == reports.path || file.path.hasPrefix(directory) else { return }
+        let log = DisplayText.singleLine(deviceLog ?? file.path), out = DisplayText.singleLine(outputDirectory)
+        throw .usage(
+            "option '--device-log': '\(log)' is inside '\(out)', the report directory of option '--out', which the reports replace whole, so the log would be lost; allowed: a file outside '\(out)'")
+    }
+
     /// The base, or the variant `--variant` names, whose summary says whose day it shows.
     func chosenSetup(_ document: ScenarioDocument) throws(CommandError) -> SimulationSetup {
         guard let found = try document.chosenVariant(variant) else { return document.base }

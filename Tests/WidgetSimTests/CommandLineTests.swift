@@ -340,6 +340,31 @@ struct CommandLineTests {
         #expect(base.errors.contains("warning: \(log.path): The scenario's widget `com.example.weather.forecast systemMedium Paris` does not ask for reloads as the log's does: the log's calls ask for a reload a median 1"), "\(base.errors)")
     }
 
+    /// A device log inside the report directory would be lost: the log is
+    /// written first, then the reports replace their directory whole. So a
+    /// path below `--out`, however it is spelled ("./", "x/./y", a link to
+    /// the directory), is refused before the run, naming both options.
+    @Test func aDeviceLogInsideTheReportDirectoryIsRefused() throws {
+        let directory = Paths.temporaryDirectory("log-inside-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let day = directory.appendingPathComponent("day")
+        try FileManager.default.createDirectory(at: day, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("alias").path, withDestinationPath: "day")
+        for log in ["day/reloads.csv", "day/./phone.csv", "./day/logs/phone.csv", "alias/phone.csv"] {
+            let path = directory.path + "/" + log
+            let result = try Self.widgetsim(["simulate", "weather", "--days", "1", "--out", day.path, "--device-log", path])
+            #expect(result.status == 64, "\(log): \(result.errors)")
+            #expect(result.errors.contains(
+                "option '--device-log': '\(path)' is inside '\(day.path)', the report directory of option '--out', which the reports replace whole, so the log would be lost; allowed: a file outside '\(day.path)'"),
+                "\(log): \(result.errors)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: day.path) == [], "\(log)")
+        }
+        let beside = directory.appendingPathComponent("day-phone.csv")
+        let result = try Self.widgetsim(["simulate", "weather", "--days", "1", "--out", day.path, "--device-log", beside.path, "-q"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(try String(contentsOf: beside, encoding: .utf8).hasPrefix("time,"), "a device log beside the report directory is written")
+    }
+
     /// `calibrate --parameters` writes a parameters.json that carries the
     /// given file's settings beside the identified unknowns, so the "use it"
     /// line, which passes only the new file, keeps them.
