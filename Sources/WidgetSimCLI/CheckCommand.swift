@@ -169,10 +169,8 @@ struct CheckCommand: Command {
             }
             var isDirectory: ObjCBool = false
             guard let directory, FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-                if let directory, let target = InputFile.danglingLinkTarget(directory) {
-                    throw CommandError(
-                        "\(directory): no such report directory: it is a symbolic link that leads to '\(target)', which does not exist",
-                        code: .noInput)
+                if let directory, let broken = InputFile.brokenLink(directory) {
+                    throw CommandError("\(directory): no such report directory: \(broken.reason)", code: .noInput)
                 }
                 throw CommandError("\(directory ?? ""): no such report directory", code: .noInput)
             }

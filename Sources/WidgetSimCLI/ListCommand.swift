@@ -29,10 +29,8 @@ struct ListCommand: Command {
             let hint = directoryGiven
                 ? "(option '--scenarios')"
                 : "(the default scenario directory, relative to the current directory: run 'list' from the widgetsim checkout, or give --scenarios <dir>)"
-            if let target = InputFile.danglingLinkTarget(directory) {
-                throw CommandError(
-                    "\(directory): no such directory: it is a symbolic link that leads to '\(target)', which does not exist \(hint)",
-                    code: .noInput)
+            if let broken = InputFile.brokenLink(directory) {
+                throw CommandError("\(directory): no such directory: \(broken.reason) \(hint)", code: .noInput)
             }
             throw CommandError("\(directory): no such directory \(hint)", code: .noInput)
         }

@@ -509,6 +509,23 @@ struct CommandLineTests {
         #expect(result.errors.contains("\(link): no such report directory: it is a symbolic link that leads to 'run-7', which does not exist"), "\(result.errors)")
     }
 
+    /// `check` on a report directory, and `list` on a scenarios directory,
+    /// that is a loop of symbolic links say it is a loop, as `--out` does:
+    /// the name the loop leads to exists, so "which does not exist" would be untrue.
+    @Test func checkAndListNameALoopOfLinksAsOne() throws {
+        let directory = Paths.temporaryDirectory("loop-report")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loop = directory.appendingPathComponent("loopA").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loopB")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("loopB").path, withDestinationPath: "loopA")
+        let checked = try Self.widgetsim(["check", loop])
+        #expect(checked.status == 66)
+        #expect(checked.errors.contains("\(loop): no such report directory: it is a loop of symbolic links"), "\(checked.errors)")
+        let listed = try Self.widgetsim(["list", "--scenarios", loop])
+        #expect(listed.status == 66)
+        #expect(listed.errors.contains("\(loop): no such directory: it is a loop of symbolic links (option '--scenarios')"), "\(listed.errors)")
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)

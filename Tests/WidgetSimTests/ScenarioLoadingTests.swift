@@ -267,6 +267,20 @@ struct ScenarioLoadingTests {
             try ScenarioLoader.load(path: chain)
         }
     }
+
+    /// A scenario that is a loop of symbolic links is named as a loop: the
+    /// name it leads to exists (it is the loop itself), so "leads to a name
+    /// that does not exist" would be untrue.
+    @Test func aScenarioThatIsALoopOfLinksIsNamedAsOne() throws {
+        let directory = Paths.temporaryDirectory("loop-scenario")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("a.json").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b.json")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("b.json").path, withDestinationPath: "a.json")
+        #expect(throws: ScenarioError.unreadable(file: first, reason: "it is a loop of symbolic links")) {
+            try ScenarioLoader.load(path: first)
+        }
+    }
 }
 
 extension ScenarioLoadingTests {

@@ -58,13 +58,11 @@ public enum InputFile {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR {
+            if code == ENOENT || code == ENOTDIR || code == ELOOP {
                 // The name is there but leads nowhere: "no such file", with a
                 // "did you mean" that lists the name itself, would not say why.
-                if let target = danglingLinkTarget(path) {
-                    throw .unreadable(path: path, reason: "it is a symbolic link that leads to '\(target)', which does not exist")
-                }
-                throw .missing(path: path)
+                if let broken = brokenLink(path) { throw .unreadable(path: path, reason: broken.reason) }
+                if code != ELOOP { throw .missing(path: path) }
             }
             throw .unreadable(path: path, reason: plainReason(code))
         }
@@ -130,26 +128,49 @@ public enum InputFile {
         return nil
     }
 
-    /// The missing name a symbolic link at `path` leads to, through any
+    /// Why a symbolic link cannot be followed: it leads to a name that does
+    /// not exist, or round a loop.
+    public enum BrokenLink: Equatable, Sendable {
+        /// The missing name the link leads to, through any links on the way.
+        case leadsTo(String)
+        /// Links that lead back to themselves (or more of them in a row than
+        /// the system follows, which it takes for the same thing).
+        case loop
+
+        /// What is wrong, in plain words, without the path.
+        public var reason: String {
+            switch self {
+            case .leadsTo(let target): return "it is a symbolic link that leads to '\(target)', which does not exist"
+            case .loop: return "it is a loop of symbolic links"
+            }
+        }
+    }
+
+    /// Why the symbolic link at `path` leads nowhere, when `path` is a link
+    /// that could not be opened: the missing name it leads to, through any
     /// links on the way (`b.json` → `a.json` → `nowhere.json` leads to
-    /// `nowhere.json`), when `path` itself is a link (its target could not be
-    /// opened); nil when nothing is at `path`.
-    public static func danglingLinkTarget(_ path: String) -> String? {
+    /// `nowhere.json`), or a loop (`a` → `b` → `a`), which leads to a name
+    /// that does exist. Nil when `path` is not a symbolic link.
+    public static func brokenLink(_ path: String) -> BrokenLink? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        // The system's own verdict: a loop is not "no such file", and
+        // telling it by hand would have to read every link as the system does.
+        if stat(path, &status) != 0 && errno == ELOOP { return .loop }
         var link = path
-        var target: String?
+        var target = ""
         // At most as many links as the system follows before it gives up.
         for _ in 0..<40 {
-            var status = stat()
-            guard lstat(link, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return target }
+            guard lstat(link, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return .leadsTo(target) }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(link, &buffer, buffer.count - 1)
-            guard count >= 0 else { return target ?? "" }
+            guard count >= 0 else { return .leadsTo(target) }
             let next = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             target = next
             // A relative target is relative to the link's own directory.
             link = next.hasPrefix("/") ? next : URL(fileURLWithPath: link).deletingLastPathComponent().appendingPathComponent(next).path
         }
-        return target
+        return .loop
     }
 
     static func kindName(_ type: mode_t) -> String {
