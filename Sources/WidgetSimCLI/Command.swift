@@ -163,7 +163,7 @@ struct ScenarioReference {
     /// out without an error, since the scenario itself is valid.
     func warnOfInstantsAfterEnd(_ setup: SimulationSetup, console: Console) {
         guard let counted = Self.instantsAfterEndText(setup) else { return }
-        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out")
+        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out\(Self.neverAddedNote(setup))")
     }
 
     /// The same for every run of `document`: the base's, then each variant
@@ -175,18 +175,28 @@ struct ScenarioReference {
         for variant in document.variants where variant.setup.instantsAfterEnd != baseCounts {
             guard let counted = Self.instantsAfterEndText(variant.setup) else { continue }
             console.err(
-                "warning: \(path): the \(variant.setup.days)-day run ends before \(counted) of variant '\(variant.name)'; its results leave them out")
+                "warning: \(path): the \(variant.setup.days)-day run ends before \(counted) of variant '\(variant.name)'; its results leave them out\(Self.neverAddedNote(variant.setup))")
         }
     }
 
-    /// "2 scripted actions and 1 scheduled truth change", or nil for none.
+    /// "2 scripted actions and 1 scheduled truth change", or with a widget
+    /// added too late "2 scripted actions, 1 scheduled truth change and 1
+    /// widget addition (addedAt)"; nil for none.
     static func instantsAfterEndText(_ setup: SimulationSetup) -> String? {
-        let (actions, changes) = setup.instantsAfterEnd
-        guard actions + changes > 0 else { return nil }
-        return [
+        let (actions, changes, widgets) = setup.instantsAfterEnd
+        let parts = [
             actions > 0 ? DisplayText.counted(actions, "scripted action") : nil,
             changes > 0 ? DisplayText.counted(changes, "scheduled truth change") : nil,
-        ].compactMap { $0 }.joined(separator: " and ")
+            widgets > 0 ? DisplayText.counted(widgets, "widget addition") + " (addedAt)" : nil,
+        ].compactMap { $0 }
+        guard let last = parts.last else { return nil }
+        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    /// Unlike an action left out, a widget never added stays in the reports,
+    /// so the reader of its empty rows is told why.
+    static func neverAddedNote(_ setup: SimulationSetup) -> String {
+        setup.instantsAfterEnd.widgetsAdded > 0 ? ": a widget never added has no reloads and no views" : ""
     }
 
     /// Refuses, before it starts, a run past `RunLimits`: with the estimate,

@@ -496,6 +496,47 @@ struct CommandLineTests {
         #expect(!result.errors.contains("variant 'same'"), "\(result.errors)")
     }
 
+    /// --days shorter than the scenario ends the run before a widget's
+    /// `addedAt`: the widget is never added, yet is listed with no reloads and
+    /// no views, so simulate, compare and fleet warn of it as of the scripted
+    /// actions the run leaves out, and say why its rows are empty.
+    @Test func aWidgetAddedAfterAShortenedRunEndsIsWarnedOf() throws {
+        let directory = Paths.temporaryDirectory("short-added")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("ad.json").path
+        try """
+            { "name": "ad", "days": 7,
+              "devices": [ { "id": "p", "apps": [{"id": "app"}],
+                "widgets": [ { "id": "a", "app": "app", "provider": { "policy": "after", "after": "30m" } },
+                  { "id": "b", "app": "app", "addedAt": "3d", "provider": { "policy": "after", "after": "30m" } } ],
+                "script": [ {"at": "5d", "action": "push", "app": "app"} ] } ],
+              "variants": [ { "name": "v", "provider": { "after": "1h" } } ]
+            }
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let warning = "warning: \(scenario): the 2-day run ends before 1 scripted action and 1 widget addition (addedAt) of the scenario's; the report leaves them out: a widget never added has no reloads and no views"
+        for command in [["simulate"], ["compare", "--runs", "2", "--no-sweep", "--no-sensitivity"]] {
+            let result = try Self.widgetsim(command + [scenario, "--days", "2", "--out", directory.appendingPathComponent(command[0]).path])
+            #expect(result.status == 0, "\(command[0]): \(result.errors)")
+            #expect(result.errors.contains(warning), "\(command[0]): \(result.errors)")
+        }
+        let untouched = try Self.widgetsim(["simulate", scenario, "--days", "4", "--out", directory.appendingPathComponent("four").path])
+        #expect(untouched.status == 0 && !untouched.errors.contains("widget addition"), "\(untouched.errors)")
+        // A fleet's widgets are added counting from its warm-up's start, a day before the measured one.
+        let fleet = directory.appendingPathComponent("fleet.json").path
+        try """
+            { "name": "ff", "days": 4,
+              "fleet": { "devices": 2, "device": {
+                "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h" } },
+                             { "id": "late", "addedAt": "2d", "provider": { "policy": "after", "after": "1h" } } ] } }
+            }
+            """.write(toFile: fleet, atomically: true, encoding: .utf8)
+        let cut = try Self.widgetsim(["fleet", fleet, "--days", "1", "--out", directory.appendingPathComponent("fleet").path])
+        #expect(cut.status == 0, "\(cut.errors)")
+        #expect(cut.errors.contains("warning: \(fleet): the 1-day run ends before 1 widget addition (addedAt) of the scenario's"), "\(cut.errors)")
+        let kept = try Self.widgetsim(["fleet", fleet, "--days", "2", "--out", directory.appendingPathComponent("fleet").path])
+        #expect(kept.status == 0 && !kept.errors.contains("widget addition"), "\(kept.errors)")
+    }
+
     /// `check` on a report directory that is a symbolic link to nothing says
     /// so, with the missing name it leads to, rather than "no such report directory" alone.
     @Test func checkNamesAReportDirectoryThatIsALinkToNothing() throws {

@@ -68,18 +68,24 @@ public struct SimulationSetup: Sendable {
 
     /// What a run shorter than the scenario leaves out: the scripted actions
     /// at a fixed instant (`at`) and the truth changes scheduled in advance
-    /// (`truth.scheduledChanges`) at or after `endTime`, over every listed
-    /// device and a fleet's device template (counted once, not per device).
+    /// (`truth.scheduledChanges`) at or after `endTime`, and the widgets
+    /// whose `addedAt` is at or after it (never added, so they are in the
+    /// reports with no reloads and no views), over every listed device and a
+    /// fleet's device template (counted once, not per device; its `addedAt`
+    /// counts from the warm-up's start, so its end is that much later).
     ///
     /// Repeating ("daily") actions are not counted: a shorter run has them
-    /// on fewer days, but none is cut off. A scenario file's own instants all
-    /// fall inside its own `days`, so only a shorter `days` (`--days`) makes
-    /// these nonzero.
-    public var instantsAfterEnd: (scriptedActions: Int, scheduledChanges: Int) {
+    /// on fewer days, but none is cut off; nor is a fleet's `addedWithin`,
+    /// which adds a different delay on each device. A scenario file's own
+    /// instants all fall inside its own `days`, so only a shorter `days`
+    /// (`--days`) makes these nonzero.
+    public var instantsAfterEnd: (scriptedActions: Int, scheduledChanges: Int, widgetsAdded: Int) {
         let end = endTime
-        var counts = (scriptedActions: 0, scheduledChanges: 0)
-        for device in devices + (fleet.map { [$0.template] } ?? []) {
+        var counts = (scriptedActions: 0, scheduledChanges: 0, widgetsAdded: 0)
+        let warmUp = (fleet?.warmUpDays ?? 0) * Seconds.day
+        for (device, addedBy) in devices.map({ ($0, end) }) + (fleet.map { [($0.template, end + warmUp)] } ?? []) {
             counts.scriptedActions += device.script.count { $0.at >= end }
+            counts.widgetsAdded += device.widgets.count { $0.addedAt >= addedBy }
             for widget in device.widgets {
                 counts.scheduledChanges += widget.truth.scheduledChanges.count { $0 >= end }
             }
