@@ -58,6 +58,32 @@ struct CheckTests {
         #expect(violation.kind == .missingFile && violation.file == "r/" + file, "\(violation)")
     }
 
+    /// Rows out of time order are a file not in the report's format (65),
+    /// not a broken rule (1), even where a row that comes too early breaks a
+    /// rule before the row that shows the order is read: two budgeted reloads
+    /// swapped, so the later one's budget_used_24h counts one the log has not
+    /// reached yet.
+    @Test func rowsOutOfTimeOrderAreBadDataThoughARowBreaksARuleFirst() throws {
+        var files = try Self.weatherReport()
+        var lines = files["r/reloads.csv"]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func fields(_ line: String) -> [String] { line.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let first = try #require(lines.indices.dropFirst().dropLast().first { index in
+            let (this, next) = (fields(lines[index]), fields(lines[index + 1]))
+            return this.count > 6 && next.count > 6 && this[6] == "1" && next[6] == "1" && Int(this[0])! < Int(next[0])!
+        })
+        lines.swapAt(first, first + 1)
+        files["r/reloads.csv"] = lines.joined(separator: "\n")
+        let violation = try #require(Self.check(files))
+        #expect(violation.kind == .badData && violation.line == first + 2, "\(violation)")
+        #expect(violation.message.hasPrefix("rows are not in time order"), "\(violation)")
+        do {
+            _ = try ReportChecker.checkReloadsLog(files["r/reloads.csv"]!, file: "r/reloads.csv", rules: ReportRules())
+            Issue.record("a reloads log with rows out of time order passed")
+        } catch {
+            #expect(error.kind == .badData && error.message.hasPrefix("rows are not in time order"), "\(error)")
+        }
+    }
+
     @Test func budgetedReloadsCloserThanTheSpacingAreCaught() throws {
         let files = try Self.weatherReport()
         let violation = Self.check(files, rules: ReportRules(minimumSpacing: 7_200))

@@ -56,7 +56,7 @@ public enum ReportChecker {
             }
             rules = try ReportRules.parse(String(decoding: text, as: UTF8.self), file: file("parameters.csv"))
         }
-        var audit = try ReloadsAudit(reloadsText, file: file("reloads.csv"), rules: rules)
+        var audit = try ReloadsAudit.inTimeOrder(reloadsText, file: file("reloads.csv"), rules: rules)
         var summary = Summary(reloads: audit.rowCount, rules: rules)
         // A report without its views or daily totals is not a report that
         // passed: "every rule holds" would speak for rules never checked.
@@ -78,7 +78,7 @@ public enum ReportChecker {
 
     /// As `checkReloadsLog(_:file:rules:)`, with the log as UTF-8 bytes.
     public static func checkReloadsLog(_ bytes: [UInt8], file: String, rules: ReportRules) throws(CheckViolation) -> Summary {
-        let audit = try ReloadsAudit(bytes, file: file, rules: rules)
+        let audit = try ReloadsAudit.inTimeOrder(bytes, file: file, rules: rules)
         return Summary(reloads: audit.rowCount, rules: rules)
     }
 }
@@ -190,6 +190,37 @@ struct ReloadsAudit {
         widgetNames.append(widget)
         firstOK.append(nil)
         return widgetNames.count - 1
+    }
+
+    /// The audit of `bytes`, where rows out of time order are bad data (65)
+    /// wherever they are, never a broken rule (1). Read row by row, a row
+    /// that comes before the rows it should follow breaks a rule first (its
+    /// budget_used_24h counts reloads not read yet), so a broken rule is
+    /// reported only once the whole log is seen to be in order; a log that
+    /// passes is still read once.
+    static func inTimeOrder(_ bytes: [UInt8], file: String, rules: ReportRules) throws(CheckViolation) -> ReloadsAudit {
+        do throws(CheckViolation) {
+            return try ReloadsAudit(bytes, file: file, rules: rules)
+        } catch where error.kind == .brokenRule {
+            try requireTimeOrder(bytes, file: file)
+            throw error
+        }
+    }
+
+    /// Reads a log for its order alone, and throws (bad data) at the first
+    /// row whose `seconds` is before the one above it. A `seconds` that is
+    /// not a number is passed over, and a record that does not read ends
+    /// the reading: the audit names those.
+    static func requireTimeOrder(_ bytes: [UInt8], file: String) throws(CheckViolation) {
+        guard var reader = try? CSVReader.audited(bytes, file: file, header: ReportWriter.reloadsHeader) else { return }
+        var previous = 0
+        while let row = try? reader.next() {
+            guard let seconds = try? row.fields.number(0, "seconds", 0...ReportChecker.maximumSeconds, line: row.line, file: file) else { continue }
+            guard seconds >= previous else {
+                throw CheckViolation(file: file, line: row.line, kind: .badData, message: "rows are not in time order: \(seconds) after \(previous)")
+            }
+            previous = seconds
+        }
     }
 
     init(_ bytes: [UInt8], file: String, rules: ReportRules) throws(CheckViolation) {
