@@ -18,8 +18,9 @@ struct CheckCommand: Command {
     static let discussion = """
         Checks that budgeted reloads are spaced, that the trailing-24-hour counts
         stay within the limit under the budget model, that free triggers use no
-        budget, that budget_used_24h matches the rows, that views show timelines
-        some call produced, and that daily totals add up. Exits 0 when every rule
+        budget, that budget_used_24h matches the rows, that a view shows an entry
+        only after a call of its widget returned a timeline (which entry is not
+        checked: reloads.csv has no entry dates), and that daily totals add up. Exits 0 when every rule
         holds and 1 at the first violation, which it names with its file and line;
         65 when a file is not in the report's format, a number is out of range,
         or a file is too large (over 1 GiB; or a report's files together more

@@ -328,7 +328,9 @@ struct ReloadsAudit {
         }
     }
 
-    /// Views agree with the reloads: each shows a timeline some call produced.
+    /// Views agree with the reloads: a view shows an entry only once a call
+    /// of its widget has returned a timeline. Not which entry: reloads.csv
+    /// holds no entry dates to match `shown_entry_seconds` against.
     mutating func checkViews(_ bytes: [UInt8], file: String) throws(CheckViolation) -> Int {
         var reader = try CSVReader.audited(bytes, file: file, header: ReportWriter.viewsHeader)
         var previous = 0
