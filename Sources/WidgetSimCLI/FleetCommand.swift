@@ -83,7 +83,7 @@ struct FleetCommand: Command {
         var options = FleetRun.Options()
         if let threads { options.threads = threads }
         options.shard = shard
-        try FleetMemory.check(document, threads: options.threads)
+        try FleetMemory.check(document, threads: options.threads, file: scenario.path, overridden: days != nil || threads != nil)
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
         if let partial {
             do {
@@ -193,13 +193,16 @@ enum FleetMemory {
         return aggregate * (threads + variants) + days * 1_440 * (40 + 12 * variants) + 64 * 1024 * 1024
     }
 
-    static func check(_ document: ScenarioDocument, threads: Int) throws(CommandError) {
+    /// Refuses, naming the scenario `file` as every refusal of a run does,
+    /// with exit 65, or 64 when a command-line option (`--days`,
+    /// `--threads`) made the run too large, as `requireWithinLimits` does.
+    static func check(_ document: ScenarioDocument, threads: Int, file: String, overridden: Bool) throws(CommandError) {
         let bytes = estimate(days: document.base.days, variants: document.all.count, threads: threads)
         if bytes > RunLimits.memoryLimitBytes {
             let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
             throw CommandError(
-                "this fleet run (\(DisplayText.counted(document.base.days, "day")) × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
-                code: .usage)
+                "\(file): this fleet run (\(DisplayText.counted(document.base.days, "day")) × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
+                code: overridden ? .usage : .dataError)
         }
     }
 }

@@ -409,6 +409,24 @@ struct CommandLineTests {
         #expect(merged.status == 0, "\(merged.errors)")
     }
 
+    /// A fleet run too large for the machine's memory is refused naming its
+    /// scenario file, as every refusal of a run is: exit 65, or 64 when an
+    /// option (`--days`, `--threads`) made it too large. (Threads past what
+    /// the command line allows make it too large on any machine.)
+    @Test func aFleetTooLargeForMemoryIsRefusedNamingItsScenario() throws {
+        let path = Paths.scenario("fleet-weather")
+        let document = try ScenarioLoader.loadDocument(path: path)
+        for overridden in [false, true] {
+            do {
+                try FleetMemory.check(document, threads: 1_000_000, file: path, overridden: overridden)
+                Issue.record("a fleet run of a million threads was not refused")
+            } catch {
+                #expect(error.message.hasPrefix("\(path): this fleet run ("), "\(error.message)")
+                #expect(error.code == (overridden ? .usage : .dataError))
+            }
+        }
+    }
+
     @Test(arguments: ["help", "--help", "-h"])
     func helpOnHelpIsTheOverview(asked: String) throws {
         let result = try Self.widgetsim(["help", asked])
