@@ -107,9 +107,11 @@ struct CompareCommand: Command {
         if let threads { options.threads = threads }
         if let widget {
             // Named by the widget's label, whichever way it was given (`headlines`
-            // or `phone/headlines`), so one widget has one directory.
+            // or `phone/headlines`), so one widget has one directory. The
+            // label's "/" becomes a "+", which no id holds, so two widgets never
+            // share one ("a-b/c" and "a/b-c" would, were it a "-").
             let label = try requireWidget(widget, in: document.base)
-            if givenDirectory == nil { outputDirectory = "Reports/\(scenario.baseName)-\(label.replacingOccurrences(of: "/", with: "-"))" }
+            if givenDirectory == nil { outputDirectory = "Reports/\(scenario.baseName)-\(label.replacingOccurrences(of: "/", with: "+"))" }
         }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try checkReportDestination(outputDirectory)

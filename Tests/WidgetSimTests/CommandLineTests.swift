@@ -172,6 +172,31 @@ struct CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("Reports").path) == ["home-screen-headlines"])
     }
 
+    /// Two widgets never share a default directory: a widget named with its
+    /// device goes to Reports/<scenario>-<device>+<id>, and ids hold no "+",
+    /// so `a-b/c` and `a/b-c` (both "a-b-c" with a "-") get one each.
+    @Test func twoWidgetsNeverShareADefaultDirectory() throws {
+        let directory = Paths.temporaryDirectory("widget-directories")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try """
+            { "name": "col", "days": 1, "devices": [
+              { "id": "a-b", "widgets": [ { "id": "c", "provider": { "policy": "after", "after": "30m" } } ] },
+              { "id": "a", "widgets": [ { "id": "b-c", "provider": { "policy": "after", "after": "2h" } } ] } ],
+              "variants": [ { "name": "v", "provider": { "after": "1h" } } ] }
+            """.write(to: directory.appendingPathComponent("col.json"), atomically: true, encoding: .utf8)
+        for widget in ["a-b/c", "a/b-c"] {
+            let process = Process()
+            process.executableURL = Paths.binary
+            process.arguments = ["compare", "col.json", "--widget", widget, "--runs", "1", "--no-sweep", "--no-sensitivity", "-q"]
+            process.currentDirectoryURL = directory
+            process.standardError = Pipe()
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(widget)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("Reports").path).sorted() == ["col-a+b-c", "col-a-b+c"])
+    }
+
     /// A report whose files together would take more memory than the process
     /// may plan on is refused before any is read (an allocation past the
     /// limit aborts); files are sparse, so the test costs nothing.
