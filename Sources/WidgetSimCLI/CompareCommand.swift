@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// `widgetsim compare`: run a scenario's base and variants on the same seeds and rank them.
@@ -175,9 +176,10 @@ func writeReports(_ files: [ReportFile], to directory: String, dropping isStale:
 }
 
 /// Refuses, before a run, a `--out` that cannot become a report directory (73).
-func checkReportDestination(_ directory: String) throws(CommandError) {
+@discardableResult
+func checkReportDestination(_ directory: String) throws(CommandError) -> URL {
     do {
-        try ReportDirectory.checkDestination(directory)
+        return try ReportDirectory.checkDestination(directory)
     } catch {
         throw CommandError(error)
     }

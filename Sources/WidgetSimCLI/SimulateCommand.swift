@@ -73,12 +73,7 @@ struct SimulateCommand: Command {
         if let days { setup.days = days }
         if !quiet { scenario.warnOfInstantsAfterEnd(setup, console: console) }
         try scenario.requireWithinLimits([setup], command: "simulate", overridden: days != nil)
-        let reports: URL
-        do {
-            reports = try ReportDirectory.checkDestination(outputDirectory)
-        } catch {
-            throw CommandError(error)
-        }
+        let reports = try checkReportDestination(outputDirectory)
         var logged: (device: Int, path: String)?
         if let deviceLog {
             let ids = setup.devices.map(\.id)

@@ -213,8 +213,8 @@ public struct ComparisonReport {
         var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for (rank, row) in ranking.enumerated() {
-            var name = row.withinBudget ? "**\(row.variant)**" : "\(row.variant) (over budget)"
-            if let own = row.ownBudgetModel { name += " (under its own `\(own.rawValue)`)" }
+            let notes = (row.withinBudget ? [] : ["over budget"]) + (row.ownBudgetModel.map { ["under its own `\($0.rawValue)`"] } ?? [])
+            let name = (row.withinBudget ? "**\(row.variant)**" : row.variant) + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
             out += "| \(ranked ? String(rank + 1) : "–") | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
             out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
             out += "| \(EstimateText.showPercent(row.stalePercent)) "
