@@ -118,6 +118,31 @@ struct SensitivityTests {
         }
     }
 
+    /// A push the script sends, daily or once, is delivered after
+    /// `pushDeliveryDelay` (F19) and counts against the push budget, so both
+    /// can change the runs; a daily push used to be missed (only fixed `at`
+    /// actions were looked at), and the delivery delay was judged by truth
+    /// changes alone.
+    @Test func aPushTheScriptSendsMakesTheDeliveryDelayAndThePushBudgetCount() throws {
+        let daily = try ScenarioLoader.decodeDocument("""
+            {
+              "name": "briefing", "days": 2, "seed": 3,
+              "devices": [ { "id": "phone", "apps": [ { "id": "news" } ], "pages": [ { "name": "home", "viewsPerDay": 300 } ],
+                "widgets": [ { "id": "w", "app": "news", "provider": { "policy": "never" }, "truth": { "changeEvery": "1h" } } ],
+                "script": [ { "daily": "07:30", "action": "push", "app": "news" } ] } ]
+            }
+            """, file: "briefing.json").base
+        let relevance = SchedulerRelevance(daily)
+        for name in ["pushBudget", "pushDeliveryDelay"] {
+            let unknown = try #require(SchedulerParameters.plausibleRanges.first { $0.name == name })
+            #expect(relevance.isRelevant(unknown), "\(name)")
+        }
+        var slow = daily
+        slow.scheduler.pushDeliveryDelay = .fixed(600)
+        #expect(relevance.effective(slow.scheduler) != relevance.effective(daily.scheduler))
+        #expect(try RunMetrics.measure(slow) != RunMetrics.measure(daily), "the delay moves the runs it is judged to move")
+    }
+
     /// News asks whether to poll or push; only its variants push, and the
     /// push budget still moves them (F19: push reloads have a budget).
     @Test func anUnknownOnlyAVariantCanFeelStillCounts() throws {

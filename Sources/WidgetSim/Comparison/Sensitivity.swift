@@ -320,7 +320,8 @@ struct SensitivityDesign {
 /// Which scheduler parameters can change a scenario's runs, so equal runs
 /// are not repeated. Each rule follows where the simulator reads the field.
 struct SchedulerRelevance {
-    /// Some widget's truth changes reach the app by notification (F19), delayed by `pushDeliveryDelay`.
+    /// Some notification is delivered (F19), `pushDeliveryDelay` after it is
+    /// sent: one about a truth change, or a push the script sends.
     let hasNotifications: Bool
     /// Some widget push is delivered (a truth reaction or a script), so the push budget matters.
     let hasPushes: Bool
@@ -330,9 +331,12 @@ struct SchedulerRelevance {
     init(_ setup: SimulationSetup) {
         let devices = setup.devices + (setup.fleet.map { [$0.template] } ?? [])
         let widgets = devices.flatMap(\.widgets)
-        let actions = devices.flatMap(\.script).map(\.action)
-        hasNotifications = widgets.contains { $0.truth.reaction != .none }
-        hasPushes = widgets.contains { $0.truth.reaction == .push } || actions.contains { if case .push = $0 { return true } else { return false } }
+        // Every action a run can perform: fixed, daily, and a fleet's moments.
+        let actions = devices.flatMap(\.script).map(\.action) + devices.flatMap(\.repeatingScript).map(\.action)
+            + (setup.fleet?.moments.map(\.action) ?? [])
+        let scriptPushes = actions.contains { if case .push = $0 { return true } else { return false } }
+        hasNotifications = widgets.contains { $0.truth.reaction != .none } || scriptPushes
+        hasPushes = widgets.contains { $0.truth.reaction == .push } || scriptPushes
         hasSystemChanges = devices.contains { $0.user.systemChangesPerDay > 0 }
             || actions.contains { if case .systemChange = $0 { return true } else { return false } }
     }
