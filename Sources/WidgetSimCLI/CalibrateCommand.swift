@@ -29,7 +29,8 @@ struct CalibrateCommand: Command {
             statistic of the simulated logs to the real one (simulated method of
             moments), with a 95 % interval from inverting the test at each value.
             An unknown the log cannot move is reported as not identifiable, and
-            parameters.json holds only the identified ones: pass it to simulate,
+            parameters.json holds only the fitted ones (identified, or bounded
+            where the scenario's value lies outside the bound): pass it to simulate,
             compare or sensitivity with --parameters. The log should start when the
             widget was added (the learning days, F11, are left out of the daily
             count). Exits 65 for a bad log, naming its line and field.
@@ -143,7 +144,7 @@ struct CalibrateCommand: Command {
         }
         let report = CalibrationReport(
             calibration, scenarioArgument: scenario.commandLineArgument, variant: chosen?.name, parameters: document.parameters,
-            variantFields: chosen?.schedulerFields ?? [])
+            variantFields: chosen?.schedulerFields ?? [], baseMinimumDailyBudget: document.base.scheduler.minimumDailyBudget)
         let files = report.files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }

@@ -261,6 +261,40 @@ struct CalibrationTests {
         #expect(report.markdown().contains("**Bounded only:** `minimumSpacing` at most "), "\(report.markdown())")
         #expect(report.csv().contains("minimumSpacing,bounded_kept,300.000,60.000,"), "\(report.csv())")
         #expect(!report.parametersFile().contains("minimumSpacing"))
+
+        // "At most" holds a value below the range's lower end too: a
+        // scenario's 30 s stays (it counted as outside the interval).
+        var lower = setup
+        lower.scheduler.minimumSpacing = 30
+        let kept = Self.estimate(try Calibration.run(log: log, setup: lower, device: 0, options: options), "minimumSpacing")
+        #expect(kept.status == .bounded && !kept.replacedScenarioValue && kept.value == 30, "\(kept.status) \(kept.value)")
+        // A value past the bound moves to the bound's end, the least move the log allows.
+        var above = setup
+        above.scheduler.minimumSpacing = 25 * Seconds.minute
+        let moved = Self.estimate(try Calibration.run(log: log, setup: above, device: 0, options: options), "minimumSpacing")
+        #expect(moved.status == .bounded && moved.replacedScenarioValue)
+        #expect(moved.value == moved.interval?.upperBound, "\(moved.value) \(String(describing: moved.interval))")
+    }
+
+    /// No value fits the log: outside the range, even where the statistic
+    /// cannot move (a range collapsed to one value by the scenario's floor),
+    /// not "every value fits".
+    @Test func aLogNoValueFitsIsOutsideTheRangeEvenWhereNothingMoves() {
+        let collapsed = (0..<3).map { _ in (value: 200.0, mean: 85.0, low: 74.0, high: 99.0) }
+        #expect(Calibration.invert(collapsed, observed: 21, range: 200...200).status == .outsideRange)
+        let fits = (0..<3).map { _ in (value: 200.0, mean: 22.0, low: 15.0, high: 29.0) }
+        #expect(Calibration.invert(fits, observed: 21, range: 200...200).status == .notIdentifiable)
+    }
+
+    /// A statistic the policy sets exactly has no noise: a smallest gap of
+    /// 60 s for every spacing up to a minute bounds the spacing ("at most"),
+    /// though the one fitting value touches the log's exactly.
+    @Test func aFitWithoutNoiseAtAnEndIsABound() {
+        let values: [Double] = [1, 60, 150, 400, 1_000, 1_800]
+        let means: [Double] = [60, 60, 150, 400, 1_000, 1_800]
+        let grid = values.indices.map { (value: values[$0], mean: means[$0], low: means[$0], high: means[$0]) }
+        let found = Calibration.invert(grid, observed: 60, range: 1...1_800)
+        #expect(found.status == .bounded, "\(found)")
     }
 
     /// A daily limit below the scenario's floor (`minimumDailyBudget`, F9)

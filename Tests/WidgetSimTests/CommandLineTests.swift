@@ -610,6 +610,42 @@ struct CommandLineTests {
         #expect(listed.errors.contains("\(loop): no such directory: it is a loop of symbolic links (option '--scenarios')"), "\(listed.errors)")
     }
 
+    /// A parameters file is merged into the scenario before a variant
+    /// applies, so a daily limit fitted under the variant's lower floor
+    /// (`minimumDailyBudget`) comes with that floor, and the report's own
+    /// "use it" run accepts the file.
+    @Test func aLimitFittedUnderAVariantsFloorLoadsWithTheVariant() throws {
+        let directory = Paths.temporaryDirectory("variant-floor")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let phone = directory.appendingPathComponent("lo.json").path
+        let widgets = """
+            "devices": [ { "id": "phone", "pages": [ { "name": "home", "viewsPerDay": 60 } ], "apps": [ { "id": "app" } ],
+              "widgets": [ { "id": "w", "kind": "k", "family": "systemSmall",
+                "provider": { "policy": "after", "after": "5m" }, "truth": { "changeEvery": "1h" } } ] } ]
+            """
+        try """
+            { "name": "lo", "seed": 3, "days": 8, "start": "2026-03-02T00:00", "utcOffset": "+00:00",
+              "scheduler": { "dailyBudget": { "min": 20, "max": 20 } }, \(widgets) }
+            """.write(toFile: phone, atomically: true, encoding: .utf8)
+        let scenario = directory.appendingPathComponent("vf.json").path
+        try """
+            { "name": "vf", "seed": 3, "days": 8, "start": "2026-03-02T00:00", "utcOffset": "+00:00",
+              "scheduler": { "dailyBudget": { "min": 80, "max": 100 }, "minimumDailyBudget": 60 }, \(widgets),
+              "variants": [ { "name": "v", "description": "low floor", "scheduler": { "minimumDailyBudget": 5 } } ] }
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("log.csv").path
+        #expect(try Self.widgetsim(["simulate", phone, "--device-log", log, "--out", directory.appendingPathComponent("sim").path, "-q"]).status == 0)
+        let calibrated = directory.appendingPathComponent("cal").path
+        let calibration = try Self.widgetsim(["calibrate", log, "--scenario", scenario, "--variant", "v", "--only", "dailyBudget", "--out", calibrated, "-q"])
+        #expect(calibration.status == 0, "\(calibration.errors)")
+        let file = try String(contentsOfFile: calibrated + "/parameters.json", encoding: .utf8)
+        #expect(file.contains("\"minimumDailyBudget\": 5"), "\(file)")
+        let useIt = try Self.widgetsim(
+            ["simulate", scenario, "--variant", "v", "--parameters", calibrated + "/parameters.json", "--out", directory.appendingPathComponent("run").path, "-q"])
+        #expect(useIt.status == 0, "\(useIt.errors)")
+    }
+
     @Test func aMissingScenarioExits66AndNamesTheNearestScenario() throws {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)

@@ -218,6 +218,11 @@ extension ComparisonTests {
         let markdown = ComparisonReport(comparison).markdown()
         #expect(markdown.contains("**fast-unlimited** (under its own `unlimited`)"), "\(markdown)")
         #expect(markdown.contains("`fast-unlimited` sets its own budget model, `unlimited`: a variant compares what it sets"), "\(markdown)")
+        // The CSV says which model each row's runs used, as the table does.
+        let csv = ComparisonReport(comparison).csv().split(separator: "\n")
+        #expect(csv[0].hasSuffix(",ran_under"))
+        #expect(csv.filter { $0.hasPrefix("paced,fast-unlimited,") }.allSatisfy { $0.hasSuffix(",unlimited") })
+        #expect(csv.filter { $0.hasPrefix("paced,own,") }.allSatisfy { $0.hasSuffix(",paced") })
     }
 
     /// `sensitivity` keeps a variant's own budget model too, and ranks it:

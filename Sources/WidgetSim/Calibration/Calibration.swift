@@ -155,8 +155,9 @@ public struct Calibration: Sendable {
             /// statistic crosses the log's nowhere among them or moves less
             /// than one log's noise across them: the log bounds the unknown
             /// from one side ("at most 8m23s") but cannot tell the values up
-            /// to that end apart, so no estimate is better than another. The scenario's value stays when it lies within the
-            /// bound; otherwise the value tried nearest the log's replaces it.
+            /// to that end apart, so no estimate is better than another. The
+            /// scenario's value stays when it lies within the bound; otherwise
+            /// the bound's end, the least move from it, replaces it.
             case bounded
         }
         public var status: Status
@@ -414,7 +415,8 @@ public struct Calibration: Sendable {
             }
             let moves = (gapMeans.max() ?? 0) - (gapMeans.min() ?? 0) >= gapNoise || (countMeans.max() ?? 0) - (countMeans.min() ?? 0) >= countNoise
             guard let best = consistent.min(by: { $0.distance < $1.distance }), moves else {
-                let status: Finding.Status = consistent.isEmpty && moves ? .outsideRange : .notIdentifiable
+                // No pair fits: the log is outside the ranges, whether or not the statistics move.
+                let status: Finding.Status = consistent.isEmpty ? .outsideRange : .notIdentifiable
                 return knobsPair.indices.map { index in
                     let knob = knobsPair[index]
                     // Outside the range, the closest pair tried; otherwise the scenario's value.
@@ -496,12 +498,24 @@ public struct Calibration: Sendable {
                 // Identified: fitted, and the estimate reported. Outside the
                 // range: the value tried whose simulated statistic came closest
                 // to the log's is reported, not fitted. Bounded: the scenario's
-                // value stays if the bound allows it, else the value tried
-                // nearest the log's replaces it.
-                var reported = found.value
+                // value stays if the bound allows it (a value past the range's
+                // open end is within "at most" or "at least" too); else the
+                // bound's end, the least move from it the log allows, replaces
+                // it (the estimate there is set by noise).
+                var fitted = found.value
                 var replaced = false
-                if found.status == .bounded, let interval = found.interval, !interval.contains(knob.get(setup.scheduler)) { replaced = true }
-                if found.status == .identified || replaced { knob.set(&parameters, found.value) } else {
+                if found.status == .bounded, let interval = found.interval {
+                    let scenarios = knob.get(setup.scheduler)
+                    if interval.lowerBound <= knob.low {
+                        replaced = scenarios > interval.upperBound
+                        fitted = interval.upperBound
+                    } else {
+                        replaced = scenarios < interval.lowerBound
+                        fitted = interval.lowerBound
+                    }
+                }
+                var reported = fitted
+                if found.status == .identified || replaced { knob.set(&parameters, fitted) } else {
                     let kept = unfitted(knob, in: &parameters)
                     if found.status != .outsideRange { reported = kept }
                 }
@@ -679,9 +693,6 @@ public struct Calibration: Sendable {
         // one log cannot tell the range's values apart.
         let means = grid.map(\.mean)
         let noise = grid.map { ($0.high - $0.low) / 2 }.max() ?? 0
-        if consistent.count == grid.count || (means.max()! - means.min()!) < noise {
-            return (grid[nearest].value, range, .notIdentifiable)
-        }
         var fitting = consistent
         if fitting.isEmpty {
             // Between two neighbouring values whose means bracket the log's, the crossing fits.
@@ -690,8 +701,14 @@ public struct Calibration: Sendable {
                 break
             }
         }
+        // No value fits, whether or not the statistic moves: "every value
+        // fits" would be false (a range collapsed to one value by the
+        // scenario's own floor, say), so the log is outside the range.
         guard let first = fitting.first, let last = fitting.last else {
             return (grid[nearest].value, nil, .outsideRange)
+        }
+        if consistent.count == grid.count || (means.max()! - means.min()!) < noise {
+            return (grid[nearest].value, range, .notIdentifiable)
         }
         let lower = first > 0 ? grid[first - 1].value : range.lowerBound
         let upper = last < grid.count - 1 ? grid[last + 1].value : range.upperBound
@@ -721,7 +738,9 @@ public struct Calibration: Sendable {
         let reachesEnd = lower <= range.lowerBound || upper >= range.upperBound
         let fittingRows = grid[first...last]
         let fittingMeans = fittingRows.map(\.mean)
-        let flat = fittingMeans.max()! - fittingMeans.min()! < fittingRows.map { ($0.high - $0.low) / 2 }.max()!
+        // At most, not below: statistics the policy sets exactly (a smallest
+        // gap of 60 s for every spacing up to a minute) have no noise at all.
+        let flat = fittingMeans.max()! - fittingMeans.min()! <= fittingRows.map { ($0.high - $0.low) / 2 }.max()!
         return (min(upper, max(lower, value)), lower...upper, reachesEnd && (!crosses || flat) ? .bounded : .identified)
     }
 }

@@ -17,16 +17,30 @@ public struct CalibrationReport {
     /// over `--parameters`, so a fitted value of one of them never reaches
     /// the "use it" run.
     public var variantFields: [String]
+    /// The scenario's floor on the daily limit before a variant applies: a
+    /// parameters file is merged there, so a fitted limit below it (fitted
+    /// under a variant's lower floor) needs the fitted floor beside it, or
+    /// the "use it" run refuses the file.
+    public var baseMinimumDailyBudget: Int?
+
+    /// `minimumDailyBudget`, when the fitted limit lies below the floor the
+    /// file is checked against.
+    var floorFields: [String] {
+        guard let floor = baseMinimumDailyBudget, calibration.fittedFields.contains("dailyBudget"),
+              calibration.fitted.dailyBudgetMin < floor else { return [] }
+        return ["minimumDailyBudget"]
+    }
 
     public init(
         _ calibration: Calibration, scenarioArgument: String? = nil, variant: String? = nil, parameters: ParametersFile? = nil,
-        variantFields: [String] = []
+        variantFields: [String] = [], baseMinimumDailyBudget: Int? = nil
     ) {
         self.calibration = calibration
         self.scenarioArgument = scenarioArgument
         self.variant = variant
         self.parameters = parameters
         self.variantFields = variantFields
+        self.baseMinimumDailyBudget = baseMinimumDailyBudget
     }
 
     /// Why a fitted value will not reach the "use it" run, in a sentence:
@@ -78,7 +92,7 @@ public struct CalibrationReport {
             ? "at most \(knob.format(interval.upperBound)); every value from \(knob.format(knob.low)) up to it fits"
             : "at least \(knob.format(interval.lowerBound)); every value from it up to \(knob.format(knob.high)) fits"
         let kept = estimate.replacedScenarioValue
-            ? "the scenario's value lies outside, so \(knob.format(estimate.value)), the value tried nearest the log, replaces it"
+            ? "the scenario's value lies outside, so the bound's end, \(knob.format(estimate.value)), replaces it"
             : "the scenario's value lies within and stays"
         return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
     }
@@ -219,9 +233,10 @@ public struct CalibrationReport {
         // The given file's own values, not the fitted model's: a variant's
         // scheduler changes apply on top of the file and stay the variant's.
         let given = parameters.flatMap { $0.fields.isEmpty ? nil : $0 }
-        let what = given.map { " with \($0.path): the identified unknowns, over that file's settings" } ?? "; only the identified unknowns"
+        let fitted = "the fitted unknowns (identified, or bounded where the scenario's value lay outside the bound)"
+        let what = given.map { " with \($0.path): \(fitted), over that file's settings" } ?? "; only \(fitted)"
         return ParametersFile.render(
-            (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.fittedFields)],
+            (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.fittedFields + floorFields)],
             description: "calibrated by widgetsim from \(c.logFile) (device \(c.device)) against the scenario \(c.scenario)\(what)")
     }
 }

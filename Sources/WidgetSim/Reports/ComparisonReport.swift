@@ -8,6 +8,9 @@ public struct ComparisonReport {
         "staleness_p50_seconds", "staleness_p50_ci95",
         "staleness_p95_seconds", "staleness_p95_ci95", "staleness_max_seconds", "staleness_max_ci95",
         "provider_calls_per_widget_day", "provider_calls_ci95",
+        // The model the row's runs used: `budget_model` (the section's) unless
+        // the variant sets its own, which it keeps in every section.
+        "ran_under",
     ]
 
     let comparison: Comparison
@@ -105,6 +108,7 @@ public struct ComparisonReport {
                     fields.append(FixedDecimal.format(estimate.mean, decimals: decimals))
                     fields.append(estimate.halfWidth.map { FixedDecimal.format($0, decimals: decimals) } ?? "")
                 }
+                fields.append((row.ownBudgetModel ?? model).rawValue)
                 rows.append(fields)
             }
         }

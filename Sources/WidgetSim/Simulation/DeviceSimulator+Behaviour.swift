@@ -450,7 +450,8 @@ extension DeviceSimulator {
         case .push(let app):
             // The script says when the server sends the push; it is delivered
             // opportunistically (F19), as a push about a truth change is.
-            let delay = parameters.pushDeliveryDelay.draw(using: &appPushRandoms[app])
+            if appPushRandoms[app] == nil { appPushRandoms[app] = seed.derived("app", setup.apps[app].id, "push-delivery").stream() }
+            let delay = parameters.pushDeliveryDelay.draw(using: &appPushRandoms[app]!)
             queue.schedule(.pushDelivered(app: Int32(app)), at: now + delay)
         case .appSession(let app, let length):
             enterForeground(app)

@@ -80,7 +80,8 @@ struct ComparisonChart {
                 svg.line(x(max(0, low)), py, x(high), py, stroke: color, width: 1.5)
             }
             svg.circle(px, py, radius: 5, fill: row.withinBudget ? color : "#FFFFFF", stroke: color)
-            let label = "\(row.variant) (\(DurationText.format(row.meanStaleness.mean.rounded())))"
+            let own = row.ownBudgetModel.map { ", own \($0.rawValue)" } ?? ""
+            let label = "\(row.variant) (\(DurationText.format(row.meanStaleness.mean.rounded()))\(own))"
             let width = SVGCanvas.estimatedWidth(label, size: 11)
             // Beside the point (right, or left near the edge), else the
             // nearest free line above or below it inside the plot.
