@@ -231,6 +231,7 @@ struct CalibrationTests {
         let found = Calibration.invert(grid, observed: 302, range: 60...600)
         #expect(found.status == .bounded)
         #expect(found.interval == 60...330, "the interval runs from the range's lower end to the first value past the fitting ones")
+        #expect(found.value == 240, "the last fitting value, nearest any value the bound rules out")
         // A mean that crosses the log's but moves less than one log's noise
         // over the fitting values: the crossing is the noise's, still a bound.
         let noisyCrossing: [Double] = [301, 303, 305, 335, 425, 515, 605]
@@ -268,12 +269,15 @@ struct CalibrationTests {
         lower.scheduler.minimumSpacing = 30
         let kept = Self.estimate(try Calibration.run(log: log, setup: lower, device: 0, options: options), "minimumSpacing")
         #expect(kept.status == .bounded && !kept.replacedScenarioValue && kept.value == 30, "\(kept.status) \(kept.value)")
-        // A value past the bound moves to the bound's end, the least move the log allows.
+        // A value past the bound moves to the fitting value nearest it, the
+        // least move the log allows: inside the interval, whose end is one
+        // grid step past the last value that fits.
         var above = setup
         above.scheduler.minimumSpacing = 25 * Seconds.minute
         let moved = Self.estimate(try Calibration.run(log: log, setup: above, device: 0, options: options), "minimumSpacing")
         #expect(moved.status == .bounded && moved.replacedScenarioValue)
-        #expect(moved.value == moved.interval?.upperBound, "\(moved.value) \(String(describing: moved.interval))")
+        let interval = try #require(moved.interval)
+        #expect(moved.value < interval.upperBound && moved.value > interval.lowerBound, "\(moved.value) \(interval)")
     }
 
     /// No value fits the log: outside the range, even where the statistic

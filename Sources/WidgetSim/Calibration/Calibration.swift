@@ -157,7 +157,7 @@ public struct Calibration: Sendable {
             /// from one side ("at most 8m23s") but cannot tell the values up
             /// to that end apart, so no estimate is better than another. The
             /// scenario's value stays when it lies within the bound; otherwise
-            /// the bound's end, the least move from it, replaces it.
+            /// the fitting value nearest it, the least move, replaces it.
             case bounded
         }
         public var status: Status
@@ -500,22 +500,15 @@ public struct Calibration: Sendable {
                 // to the log's is reported, not fitted. Bounded: the scenario's
                 // value stays if the bound allows it (a value past the range's
                 // open end is within "at most" or "at least" too); else the
-                // bound's end, the least move from it the log allows, replaces
-                // it (the estimate there is set by noise).
-                var fitted = found.value
+                // fitting value nearest it, the least move the log allows,
+                // replaces it (see `invert`).
                 var replaced = false
                 if found.status == .bounded, let interval = found.interval {
                     let scenarios = knob.get(setup.scheduler)
-                    if interval.lowerBound <= knob.low {
-                        replaced = scenarios > interval.upperBound
-                        fitted = interval.upperBound
-                    } else {
-                        replaced = scenarios < interval.lowerBound
-                        fitted = interval.lowerBound
-                    }
+                    replaced = interval.lowerBound <= knob.low ? scenarios > interval.upperBound : scenarios < interval.lowerBound
                 }
-                var reported = fitted
-                if found.status == .identified || replaced { knob.set(&parameters, fitted) } else {
+                var reported = found.value
+                if found.status == .identified || replaced { knob.set(&parameters, found.value) } else {
                     let kept = unfitted(knob, in: &parameters)
                     if found.status != .outsideRange { reported = kept }
                 }
@@ -741,6 +734,13 @@ public struct Calibration: Sendable {
         // At most, not below: statistics the policy sets exactly (a smallest
         // gap of 60 s for every spacing up to a minute) have no noise at all.
         let flat = fittingMeans.max()! - fittingMeans.min()! <= fittingRows.map { ($0.high - $0.low) / 2 }.max()!
-        return (min(upper, max(lower, value)), lower...upper, reachesEnd && (!crosses || flat) ? .bounded : .identified)
+        if reachesEnd && (!crosses || flat) {
+            // A bound's value is its fitting value farthest from the range's
+            // end, the one nearest any value the bound rules out: what
+            // replaces such a value with the least move. (The interval's own
+            // end is one grid step further, where the log no longer fits.)
+            return (lower <= range.lowerBound ? grid[last].value : grid[first].value, lower...upper, .bounded)
+        }
+        return (min(upper, max(lower, value)), lower...upper, .identified)
     }
 }

@@ -92,7 +92,7 @@ public struct CalibrationReport {
             ? "at most \(knob.format(interval.upperBound)); every value from \(knob.format(knob.low)) up to it fits"
             : "at least \(knob.format(interval.lowerBound)); every value from it up to \(knob.format(knob.high)) fits"
         let kept = estimate.replacedScenarioValue
-            ? "the scenario's value lies outside, so the bound's end, \(knob.format(estimate.value)), replaces it"
+            ? "the scenario's value lies outside, so \(knob.format(estimate.value)), the fitting value nearest it, replaces it"
             : "the scenario's value lies within and stays"
         return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
     }
