@@ -152,7 +152,7 @@ public struct Calibration: Sendable {
             /// No value in the range fits: the statistic is outside what the model produces.
             case outsideRange
             /// The fitting values reach one end of the range, and the simulated
-            /// statistic crosses the log's nowhere among them or moves less
+            /// statistic crosses the log's nowhere among them or moves no more
             /// than one log's noise across them: the log bounds the unknown
             /// from one side ("at most 8m23s") but cannot tell the values up
             /// to that end apart, so no estimate is better than another. The
@@ -169,8 +169,8 @@ public struct Calibration: Sendable {
         /// in place of the scenario's.
         public var isFitted: Bool { status == .identified || (status == .bounded && replacedScenarioValue) }
 
-        /// The end of the range a bounded unknown's interval reaches, and
-        /// whether the bound is an upper one ("at most" its interval's other end).
+        /// True when a bounded unknown's interval reaches the range's lower
+        /// end, so the bound is an upper one: "at most" the interval's upper end.
         public var boundIsUpper: Bool {
             guard let interval else { return false }
             return interval.lowerBound <= knob.low
@@ -724,8 +724,8 @@ public struct Calibration: Sendable {
         }
         // Fitting values that run to one end of the range bound the unknown
         // from that side only when the log cannot tell them apart: no
-        // crossing among them, or means that differ by less than the noise
-        // of one log, where a crossing is the noise's (the smallest gap of a
+        // crossing among them, or means that differ by no more than the
+        // noise of one log, where a crossing is the noise's (the smallest gap of a
         // widget asking every 5 minutes is 5 minutes for every spacing up to
         // 5 minutes). The estimate is then no better than any value there.
         let reachesEnd = lower <= range.lowerBound || upper >= range.upperBound
