@@ -162,8 +162,9 @@ struct ScenarioReference {
     /// `setup`'s run before some of its fixed instants: the run leaves them
     /// out without an error, since the scenario itself is valid.
     func warnOfInstantsAfterEnd(_ setup: SimulationSetup, console: Console) {
-        guard let counted = Self.instantsAfterEndText(setup) else { return }
-        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out\(Self.neverAddedNote(setup))")
+        let counts = setup.instantsAfterEnd
+        guard let counted = Self.instantsAfterEndText(counts) else { return }
+        console.err("warning: \(path): the \(setup.days)-day run ends before \(counted) of the scenario's; the report leaves them out\(Self.neverAddedNote(counts))")
     }
 
     /// The same for every run of `document`: the base's, then each variant
@@ -172,18 +173,19 @@ struct ScenarioReference {
     func warnOfInstantsAfterEnd(_ document: ScenarioDocument, console: Console) {
         warnOfInstantsAfterEnd(document.base, console: console)
         let baseCounts = document.base.instantsAfterEnd
-        for variant in document.variants where variant.setup.instantsAfterEnd != baseCounts {
-            guard let counted = Self.instantsAfterEndText(variant.setup) else { continue }
+        for variant in document.variants {
+            let counts = variant.setup.instantsAfterEnd
+            guard counts != baseCounts, let counted = Self.instantsAfterEndText(counts) else { continue }
             console.err(
-                "warning: \(path): the \(variant.setup.days)-day run ends before \(counted) of variant '\(variant.name)'; its results leave them out\(Self.neverAddedNote(variant.setup))")
+                "warning: \(path): the \(variant.setup.days)-day run ends before \(counted) of variant '\(variant.name)'; its results leave them out\(Self.neverAddedNote(counts))")
         }
     }
 
     /// "2 scripted actions and 1 scheduled truth change", or with a widget
     /// added too late "2 scripted actions, 1 scheduled truth change and 1
     /// widget addition (addedAt)"; nil for none.
-    static func instantsAfterEndText(_ setup: SimulationSetup) -> String? {
-        let (actions, changes, widgets) = setup.instantsAfterEnd
+    static func instantsAfterEndText(_ counts: (scriptedActions: Int, scheduledChanges: Int, widgetsAdded: Int)) -> String? {
+        let (actions, changes, widgets) = counts
         let parts = [
             actions > 0 ? DisplayText.counted(actions, "scripted action") : nil,
             changes > 0 ? DisplayText.counted(changes, "scheduled truth change") : nil,
@@ -195,8 +197,8 @@ struct ScenarioReference {
 
     /// Unlike an action left out, a widget never added stays in the reports,
     /// so the reader of its empty rows is told why.
-    static func neverAddedNote(_ setup: SimulationSetup) -> String {
-        setup.instantsAfterEnd.widgetsAdded > 0 ? ": a widget never added has no reloads and no views" : ""
+    static func neverAddedNote(_ counts: (scriptedActions: Int, scheduledChanges: Int, widgetsAdded: Int)) -> String {
+        counts.widgetsAdded > 0 ? ": a widget never added has no reloads and no views" : ""
     }
 
     /// Refuses, before it starts, a run past `RunLimits`: with the estimate,

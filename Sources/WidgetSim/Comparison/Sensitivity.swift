@@ -334,7 +334,7 @@ struct SchedulerRelevance {
         // Every action a run can perform: fixed, daily, and a fleet's moments.
         let actions = devices.flatMap(\.script).map(\.action) + devices.flatMap(\.repeatingScript).map(\.action)
             + (setup.fleet?.moments.map(\.action) ?? [])
-        let scriptPushes = actions.contains { if case .push = $0 { return true } else { return false } }
+        let scriptPushes = actions.contains(where: \.isPush)
         hasNotifications = widgets.contains { $0.truth.reaction != .none } || scriptPushes
         hasPushes = widgets.contains { $0.truth.reaction == .push } || scriptPushes
         hasSystemChanges = devices.contains { $0.user.systemChangesPerDay > 0 }

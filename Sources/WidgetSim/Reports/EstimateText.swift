@@ -9,11 +9,17 @@ enum EstimateText {
     static func show(_ estimate: Estimate, decimals: Int, suffix: String = "", atMost upper: Double = .infinity) -> String {
         let mean = FixedDecimal.format(estimate.mean, decimals: decimals) + suffix
         guard let half = estimate.halfWidth else { return mean }
-        if estimate.mean - half < 0 || estimate.mean + half > upper {
-            let low = FixedDecimal.format(max(0, estimate.mean - half), decimals: decimals)
-            return mean + " (" + low + "–" + FixedDecimal.format(min(upper, estimate.mean + half), decimals: decimals) + suffix + ")"
+        if let (low, high) = cut(estimate.mean, half, atMost: upper) {
+            return mean + " (" + FixedDecimal.format(low, decimals: decimals) + "–" + FixedDecimal.format(high, decimals: decimals) + suffix + ")"
         }
         return mean + " ± " + FixedDecimal.format(half, decimals: decimals)
+    }
+
+    /// The interval `mean` ± `half` cut at zero and at `upper`, when it
+    /// crosses either; nil when it crosses neither (it is written "± half").
+    private static func cut(_ mean: Double, _ half: Double, atMost upper: Double) -> (low: Double, high: Double)? {
+        guard mean - half < 0 || mean + half > upper else { return nil }
+        return (max(0, mean - half), min(upper, mean + half))
     }
 
     /// A share in percent, whose interval stays within 0–100 %: "6.6% ± 0.9".
@@ -26,9 +32,8 @@ enum EstimateText {
     static func showDuration(_ estimate: Estimate, atMost upper: Double = .infinity) -> String {
         let mean = DurationText.format(estimate.mean.rounded())
         guard let half = estimate.halfWidth else { return mean }
-        if estimate.mean - half < 0 || estimate.mean + half > upper {
-            let low = DurationText.format(max(0, estimate.mean - half).rounded())
-            return mean + " (" + low + "–" + DurationText.format(min(upper, estimate.mean + half).rounded()) + ")"
+        if let (low, high) = cut(estimate.mean, half, atMost: upper) {
+            return mean + " (" + DurationText.format(low.rounded()) + "–" + DurationText.format(high.rounded()) + ")"
         }
         return mean + " ± " + DurationText.format(half.rounded())
     }

@@ -286,15 +286,13 @@ public struct RunEstimate: Equatable, Sendable {
                 break
             }
         }
-        // A repeating action happens on as many days a week as it has weekdays.
-        let repeatsPerDay = device.repeatingScript.reduce(0.0) { $0 + Double($1.weekdays.filter { $0 }.count) / 7 }
-        // A push is two events: sent, then delivered (F19).
-        let pushes = device.script.count { if case .push = $0.action { true } else { false } }
-        let pushRepeatsPerDay = device.repeatingScript.reduce(0.0) { total, action in
-            guard case .push = action.action else { return total }
-            return total + Double(action.weekdays.filter { $0 }.count) / 7
+        // A repeating action happens on as many days a week as it has
+        // weekdays; a push is two events, sent and delivered (F19).
+        let repeatsPerDay = device.repeatingScript.reduce(0.0) { total, repeating in
+            total + Double(repeating.weekdays.filter { $0 }.count) / 7 * (repeating.action.isPush ? 2 : 1)
         }
-        add("\(path).script", events: Double(device.script.count + pushes) / Double(max(1, days)) + repeatsPerDay + pushRepeatsPerDay)
+        let events = device.script.reduce(0) { $0 + ($1.action.isPush ? 2 : 1) }
+        add("\(path).script", events: Double(events) / Double(max(1, days)) + repeatsPerDay)
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
             // Calls: every free request, and budgeted ones up to what the budget

@@ -80,7 +80,7 @@ public struct RunLimits: Equatable, Sendable {
         default: bytes = 0
         }
         let limit = gib(Double(memoryLimitBytes))
-        let timelines = estimate.timelineBytesPerDevice * Double(command == "simulate" ? 1 : max(1, threads))
+        let timelines = estimate.timelineBytes(threads: command == "simulate" ? 1 : threads)
         if bytes > Double(memoryLimitBytes) && 2 * timelines > bytes {
             let oneDevice = command == "simulate" || threads <= 1
             let devices = oneDevice ? "one device at a time" : "\(DisplayText.counted(threads, "device")) at a time, one a thread"

@@ -392,6 +392,13 @@ public struct ScriptedAction: Equatable, Sendable {
         case locationChange
         case systemChange
 
+        /// True for a widget push, which is delivered `pushDeliveryDelay`
+        /// after it is sent and counts against the push budget (F19).
+        var isPush: Bool {
+            if case .push = self { return true }
+            return false
+        }
+
         /// The action once the device's widgets are renumbered (`newIndex[old]`,
         /// nil for a widget the device no longer has); nil when it acts on a
         /// widget that is gone (see `FleetVariation.renumberScript`).
