@@ -281,6 +281,20 @@ struct ScenarioLoadingTests {
             try ScenarioLoader.load(path: first)
         }
     }
+
+    /// A loop in a directory on the way (`a/weather.json`, `a` → `b` → `a`)
+    /// is named too: the system's own words, "too many symbolic links", do
+    /// not say where to look.
+    @Test func aScenarioBehindALoopOfLinkedDirectoriesIsNamedAsOne() throws {
+        let directory = Paths.temporaryDirectory("loop-directory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a").path, withDestinationPath: "b")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("b").path, withDestinationPath: "a")
+        let path = directory.appendingPathComponent("a/weather.json").path
+        #expect(throws: ScenarioError.unreadable(file: path, reason: "its path goes through a loop of symbolic links")) {
+            try ScenarioLoader.load(path: path)
+        }
+    }
 }
 
 extension ScenarioLoadingTests {

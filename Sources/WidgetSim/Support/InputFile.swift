@@ -189,7 +189,9 @@ public enum InputFile {
         switch code {
         case EACCES, EPERM: return "permission denied"
         case EISDIR: return "it is a directory"
-        case ELOOP: return "too many symbolic links"
+        // The file itself is no loop (`brokenLink` tells that apart first),
+        // so a directory on its way is: the system says only "too many".
+        case ELOOP: return "its path goes through a loop of symbolic links"
         case ENAMETOOLONG: return "the path is too long"
         default: return String(cString: strerror(code))
         }
