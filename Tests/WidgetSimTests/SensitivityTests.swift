@@ -166,4 +166,45 @@ struct SensitivityTests {
         let variant = try #require(document.variants.first { $0.name == "no-coalescing" })
         #expect(variant.schedulerFields == ["coalescingWindow"])
     }
+
+    /// A widget nobody views has no staleness, only zeros: `compare` names no
+    /// variant best ("No verdict"), and neither does `sensitivity`, at any point.
+    @Test func noVariantIsBestWhereNoWidgetIsViewed() throws {
+        let unseen = Self.pollOrNever.replacingOccurrences(of: "\"viewsPerDay\": 60", with: "\"viewsPerDay\": 0")
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 1
+        let sensitivity = try Sensitivity.run(try ScenarioLoader.decodeDocument(unseen, file: "unseen.json"), options: options)
+        #expect(sensitivity.recommended == nil)
+        let points = [sensitivity.baseline] + sensitivity.sweeps.flatMap { $0 } + sensitivity.walks.flatMap { $0 }
+        #expect(points.allSatisfy { $0.best == nil && $0.verdict == .untested })
+        let report = SensitivityReport(sensitivity).markdown()
+        #expect(report.contains("No widget was viewed in the runs as the scenario is written, so there is no staleness to rank the variants on"))
+        #expect(!report.contains("stays the best choice"))
+    }
+
+    /// With no recommendation there is nothing to hold: every row's verdict
+    /// is empty, not "holds".
+    @Test func withoutARecommendationNoPointHasAVerdict() throws {
+        let overBudget = """
+            {
+              "name": "over", "days": 2,
+              "scheduler": { "budgetModel": "rollingWindow", "dailyBudget": { "min": 2, "max": 2 } },
+              "devices": [ { "id": "phone",
+                "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "5m" }, "truth": { "changeEvery": "1h" } } ] } ],
+              "variants": [ { "name": "v", "provider": { "after": "10m" } } ]
+            }
+            """
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 1
+        let sensitivity = try Sensitivity.run(try ScenarioLoader.decodeDocument(overBudget, file: "over.json"), options: options)
+        #expect(sensitivity.recommended == nil)
+        // The verdict is the last column but one, read from the end: a
+        // distribution's value may hold a quoted comma.
+        #expect(SensitivityReport.csvHeader.suffix(2) == ["verdict", "positions"])
+        let rows = SensitivityReport(sensitivity).csv().split(separator: "\n").dropFirst()
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().last?.isEmpty == true })
+    }
 }

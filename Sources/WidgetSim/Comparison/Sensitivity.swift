@@ -38,6 +38,9 @@ public struct Sensitivity: Sendable {
 
     /// What happens to the recommendation at one point.
     public enum Verdict: Equatable, Sendable {
+        /// Nothing to test: no variant is recommended as the scenario is
+        /// written (none within the budget, or no widget viewed).
+        case untested
         case holds
         /// Another variant is better, within the noise of the replications.
         case ties(with: String)
@@ -47,6 +50,7 @@ public struct Sensitivity: Sendable {
 
         public var label: String {
             switch self {
+            case .untested: return ""
             case .holds: return "holds"
             case .ties(let other): return "ties with \(other)"
             case .flips(let other): return "flips to \(other)"
@@ -172,10 +176,10 @@ public struct Sensitivity: Sendable {
         }
 
         let baselineComparison = comparison(at: 0)
-        let recommended = baselineComparison.best(for: baselineComparison.budgetModels[0])?.variant
+        let recommended = best(in: baselineComparison)?.variant
         func point(_ index: Int) -> Point {
             let compared = comparison(at: index)
-            let best = compared.best(for: compared.budgetModels[0])
+            let best = best(in: compared)
             return Point(
                 positions: design.points[index], comparison: compared,
                 verdict: verdict(of: recommended, in: compared, best: best), best: best?.variant)
@@ -194,9 +198,17 @@ public struct Sensitivity: Sendable {
             baseline: point(0), sweeps: sweeps, walks: walks, walkOrder: design.walkOrder)
     }
 
+    /// The best variant of a point's comparison, as `compare` names it: none
+    /// when no widget was viewed there, since zeros of staleness are not
+    /// freshness (the comparison report's "No verdict").
+    static func best(in comparison: Comparison) -> Comparison.Row? {
+        let model = comparison.budgetModels[0]
+        return comparison.hasViews(for: model) ? comparison.best(for: model) : nil
+    }
+
     /// The recommendation's fate at a point whose best variant is `best`.
     static func verdict(of recommended: String?, in comparison: Comparison, best: Comparison.Row?) -> Verdict {
-        guard let recommended else { return .holds }
+        guard let recommended else { return .untested }
         guard let best, best.variant != recommended else { return .holds }
         guard let own = comparison.rows.first(where: { $0.variant == recommended }), own.withinBudget else {
             return .flips(to: best.variant)
@@ -273,7 +285,7 @@ public struct Sensitivity: Sendable {
     public var oneAtATimeChallenges: [Challenge] {
         var challenges: [Challenge] = []
         for (index, points) in sweeps.enumerated() {
-            for (point, position) in zip(points, unknowns[index].sweepPositions) where point.verdict != .holds {
+            for (point, position) in zip(points, unknowns[index].sweepPositions) where point.verdict != .holds && point.verdict != .untested {
                 challenges.append(Challenge(unknown: index, position: position, point: point))
             }
         }

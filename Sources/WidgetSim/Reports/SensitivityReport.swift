@@ -62,6 +62,11 @@ public struct SensitivityReport {
     func verdict() -> String {
         let s = sensitivity
         guard let recommended = s.recommended else {
+            let baseline = s.baseline.comparison
+            guard baseline.hasViews(for: baseline.budgetModels[0]) else {
+                // As compare's "No verdict": zeros of staleness are not freshness.
+                return "No widget was viewed in the runs as the scenario is written, so there is no staleness to rank the variants on and no recommendation to test.\n"
+            }
             return "No variant stays within the budget as the scenario is written, so there is no recommendation to test.\n"
         }
         let relevantCount = s.relevant.filter { $0 }.count
@@ -83,7 +88,7 @@ public struct SensitivityReport {
         for challenge in s.oneAtATimeChallenges {
             let at = "`\(s.unknowns[challenge.unknown].name)` at \(value(challenge.unknown, at: challenge.position))"
             switch challenge.verdict {
-            case .holds: break
+            case .holds, .untested: break
             case .ties(let other): ties.append("\(at) (`\(other)` ties)")
             case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(challenge.point, from: other, to: recommended)))")
             }
