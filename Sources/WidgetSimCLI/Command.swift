@@ -212,6 +212,21 @@ struct ScenarioReference {
         }
     }
 
+    /// Refuses, before it starts, an analysis whose runs together would
+    /// simulate more than `RunLimits.maximumEventsPerAnalysis` events (each
+    /// run may pass the per-run limits, and a hundred thousand of them would
+    /// not end for days): with the estimate and the options that shrink it,
+    /// and exit 65 (64 when an option given on the command line made it too large).
+    func requireAnalysisWithinLimit(
+        _ work: (runs: Int, events: Double), analysis: String, shrinkWith options: String, overridden: Bool
+    ) throws(CommandError) {
+        let limit = RunLimits.maximumEventsPerAnalysis
+        guard work.events > limit else { return }
+        throw CommandError(
+            "\(path): \(analysis) would make \(RunLimits.count(Double(work.runs))) runs, about \(RunLimits.count(work.events)) events in all, more than the \(RunLimits.count(limit)) one analysis may; use \(options)",
+            code: overridden ? .usage : .dataError)
+    }
+
     /// A run that passed `RunLimits` while running: its reports are not written.
     static func stopped(_ error: RunLimitExceeded) -> CommandError {
         CommandError("\(error.description); no reports were written and earlier ones are unchanged", code: .dataError)

@@ -62,9 +62,13 @@ struct CompareCommand: Command {
     var quiet: Bool
     var parameters: String?
     var widget: String?
+    /// True when --runs, --budget-models or --days was given: they, not the
+    /// scenario, decide whether the comparison is too large to run.
+    var optionsGiven: Bool
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
+        optionsGiven = ["runs", "budget-models", "days"].contains { arguments.value($0) != nil }
         runs = try arguments.integer("runs", in: 1...1_000) ?? 10
         noSweep = arguments.has("no-sweep")
         noSensitivity = arguments.has("no-sensitivity")
@@ -115,6 +119,13 @@ struct CompareCommand: Command {
             if givenDirectory == nil { outputDirectory = "Reports/\(scenario.baseName)-\(label.replacingOccurrences(of: "/", with: "+"))" }
         }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
+        // The sweep of the other unknowns is part of the work whenever it will run.
+        let sweep = !noSensitivity && widget == nil ? Sensitivity.estimatedWorkCitedByComparison(document, options: options) : (runs: 0, events: 0)
+        let ranking = Comparison.estimatedWork(document, options: options)
+        try scenario.requireAnalysisWithinLimit(
+            (ranking.runs + sweep.runs, ranking.events + sweep.events), analysis: "the comparison",
+            shrinkWith: "fewer --runs, fewer --budget-models (or --no-sweep), --no-sensitivity, or fewer --days",
+            overridden: optionsGiven)
         try checkReportDestination(outputDirectory)
         let comparison = try withProgress("compare \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }

@@ -47,9 +47,13 @@ struct SensitivityCommand: Command {
     var outputDirectory: String
     var parameters: String?
     var quiet: Bool
+    /// True when --runs, --trajectories or --days was given: they, not the
+    /// scenario, decide whether the analysis is too large to run.
+    var optionsGiven: Bool
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
+        optionsGiven = ["runs", "trajectories", "days"].contains { arguments.value($0) != nil }
         runs = try arguments.integer("runs", in: 1...100) ?? 5
         trajectories = try arguments.integer("trajectories", in: 0...100) ?? 8
         seed = try arguments.seed("seed")
@@ -71,6 +75,9 @@ struct SensitivityCommand: Command {
         options.trajectories = trajectories
         if let threads { options.threads = threads }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
+        try scenario.requireAnalysisWithinLimit(
+            Sensitivity.estimatedWork(document, options: options), analysis: "the sensitivity analysis",
+            shrinkWith: "fewer --runs or --trajectories, or fewer --days", overridden: optionsGiven)
         try checkReportDestination(outputDirectory)
         let sensitivity = try withProgress("sensitivity \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try Sensitivity.run(document, options: options) { done, total in progress?.update(done: done, total: total) }

@@ -183,6 +183,29 @@ struct SensitivityTests {
         #expect(!report.contains("stays the best choice"))
     }
 
+    /// The work an analysis is judged by before it starts is the work it
+    /// does: as many runs as it makes (the limit on their events in all,
+    /// `RunLimits.maximumEventsPerAnalysis`, is only as good as this count).
+    @Test func anAnalysisIsJudgedByTheRunsItMakes() throws {
+        let document = try Self.weather()
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 1
+        let counted = RunCounter()
+        _ = try Sensitivity.run(document, options: options) { _, total in counted.record(total) }
+        #expect(Sensitivity.estimatedWork(document, options: options).runs == counted.total)
+        var comparing = Comparison.Options()
+        comparing.runs = 2
+        comparing.budgetModels = [.paced, .unlimited]
+        let compared = RunCounter()
+        _ = try Comparison.run(document, options: comparing) { _, total in compared.record(total) }
+        #expect(Comparison.estimatedWork(document, options: comparing).runs == compared.total)
+        let swept = RunCounter()
+        _ = try Sensitivity.citedByComparison(document, options: comparing) { _, total in swept.record(total) }
+        #expect(Sensitivity.estimatedWorkCitedByComparison(document, options: comparing).runs == swept.total)
+        #expect(Sensitivity.estimatedWork(document, options: options).events > 0)
+    }
+
     /// With no recommendation there is nothing to hold: every row's verdict
     /// is empty, not "holds".
     @Test func withoutARecommendationNoPointHasAVerdict() throws {
@@ -206,5 +229,23 @@ struct SensitivityTests {
         let rows = SensitivityReport(sensitivity).csv().split(separator: "\n").dropFirst()
         #expect(!rows.isEmpty)
         #expect(rows.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().last?.isEmpty == true })
+    }
+}
+
+/// The total a progress callback reports (the same on every call).
+private final class RunCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = 0
+
+    func record(_ total: Int) {
+        lock.lock()
+        seen = total
+        lock.unlock()
+    }
+
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
     }
 }

@@ -84,6 +84,16 @@ public struct Comparison: Sendable {
 
     /// Runs the comparison; `progress(done, total)` is called after each run.
     /// Throws when a run passes `RunLimits` (the first such run in job order).
+    /// The runs `run` would make and the events they would simulate in all,
+    /// estimated before it starts (`RunEstimate` of each variant, once per
+    /// budget model and replication): the whole work
+    /// `RunLimits.maximumEventsPerAnalysis` bounds, with the sweep `compare` cites.
+    public static func estimatedWork(_ document: ScenarioDocument, options: Options) -> (runs: Int, events: Double) {
+        let models = max(1, options.budgetModels.count), replications = max(1, options.runs)
+        let perReplication = document.all.reduce(0) { $0 + RunEstimate($1.setup).events }
+        return (models * document.all.count * replications, perReplication * Double(models * replications))
+    }
+
     public static func run(
         _ document: ScenarioDocument, options: Options, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunLimitExceeded) -> Comparison {

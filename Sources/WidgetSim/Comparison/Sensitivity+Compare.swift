@@ -20,6 +20,20 @@ extension Sensitivity {
     public static func citedByComparison(
         _ document: ScenarioDocument, options: Comparison.Options, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunLimitExceeded) -> Sensitivity? {
+        guard let (underModel, sweep) = comparisonSweep(document, options: options) else { return nil }
+        return try run(underModel, unknowns: unknownsCompareSweeps, options: sweep, progress: progress)
+    }
+
+    /// The runs and events `citedByComparison` would make, estimated before
+    /// it starts (none without variants), as `estimatedWork`.
+    public static func estimatedWorkCitedByComparison(_ document: ScenarioDocument, options: Comparison.Options) -> (runs: Int, events: Double) {
+        guard let (underModel, sweep) = comparisonSweep(document, options: options) else { return (0, 0) }
+        return estimatedWork(underModel, unknowns: unknownsCompareSweeps, options: sweep)
+    }
+
+    /// The scenario under the model `compare` recommends under, and the
+    /// sweep's options; nil without variants.
+    private static func comparisonSweep(_ document: ScenarioDocument, options: Comparison.Options) -> (ScenarioDocument, Options)? {
         guard !document.variants.isEmpty else { return nil }
         let model = options.budgetModels.first ?? document.base.scheduler.budgetModel
         var underModel = document
@@ -32,6 +46,6 @@ extension Sensitivity {
         sweep.trajectories = 0
         sweep.threads = options.threads
         sweep.withheldTolerance = options.withheldTolerance
-        return try run(underModel, unknowns: unknownsCompareSweeps, options: sweep, progress: progress)
+        return (underModel, sweep)
     }
 }

@@ -110,32 +110,7 @@ public struct Sensitivity: Sendable {
         let design = SensitivityDesign(unknowns: unknowns, trajectories: options.trajectories, seed: document.base.seed)
         // Per variant: a variant may push, or be notified, where the base is not.
         let relevance = variants.map { SchedulerRelevance($0.setup) }
-
-        // Every distinct (variant, effective scheduler) the design needs, in design order.
-        var jobs: [(variant: Int, setup: SimulationSetup)] = []
-        var keys: [[SchedulerParameters]] = Array(repeating: [], count: variants.count)
-        var jobOfKey: [[Int]] = Array(repeating: [], count: variants.count)
-        var pointJobs: [[Int]] = []
-        for positions in design.points {
-            var row: [Int] = []
-            for (index, variant) in variants.enumerated() {
-                var setup = variant.setup
-                for (u, unknown) in zip(positions, unknowns) where !variant.schedulerFields.contains(unknown.name) {
-                    if let u { unknown.set(&setup.scheduler, u) }
-                }
-                let key = relevance[index].effective(setup.scheduler)
-                // Linear search over a few hundred keys at most; parameters are Equatable, not Hashable.
-                if let known = keys[index].firstIndex(of: key) {
-                    row.append(jobOfKey[index][known])
-                } else {
-                    keys[index].append(key)
-                    jobOfKey[index].append(jobs.count)
-                    row.append(jobs.count)
-                    jobs.append((index, setup))
-                }
-            }
-            pointJobs.append(row)
-        }
+        let (jobs, pointJobs) = plan(document, unknowns: unknowns, design: design, relevance: relevance)
 
         let setups = jobs.map(\.setup)
         let total = setups.count * seeds.count
@@ -196,6 +171,52 @@ public struct Sensitivity: Sendable {
             trajectories: options.trajectories, unknowns: unknowns, asWritten: unknowns.map { $0.current(document.base.scheduler) },
             relevant: unknowns.map { unknown in relevance.contains { $0.isRelevant(unknown) } }, variants: variants.map(\.name), recommended: recommended,
             baseline: point(0), sweeps: sweeps, walks: walks, walkOrder: design.walkOrder)
+    }
+
+    /// Every distinct (variant, effective scheduler) `design` needs, in
+    /// design order, and each point's runs among them: a point that changes
+    /// only what cannot move a variant's runs reuses the runs as written.
+    static func plan(
+        _ document: ScenarioDocument, unknowns: [PlausibleRange], design: SensitivityDesign, relevance: [SchedulerRelevance]
+    ) -> (jobs: [(variant: Int, setup: SimulationSetup)], pointJobs: [[Int]]) {
+        let variants = document.all
+        var jobs: [(variant: Int, setup: SimulationSetup)] = []
+        var keys: [[SchedulerParameters]] = Array(repeating: [], count: variants.count)
+        var jobOfKey: [[Int]] = Array(repeating: [], count: variants.count)
+        var pointJobs: [[Int]] = []
+        for positions in design.points {
+            var row: [Int] = []
+            for (index, variant) in variants.enumerated() {
+                var setup = variant.setup
+                for (u, unknown) in zip(positions, unknowns) where !variant.schedulerFields.contains(unknown.name) {
+                    if let u { unknown.set(&setup.scheduler, u) }
+                }
+                let key = relevance[index].effective(setup.scheduler)
+                // Linear search over a few hundred keys at most; parameters are Equatable, not Hashable.
+                if let known = keys[index].firstIndex(of: key) {
+                    row.append(jobOfKey[index][known])
+                } else {
+                    keys[index].append(key)
+                    jobOfKey[index].append(jobs.count)
+                    row.append(jobs.count)
+                    jobs.append((index, setup))
+                }
+            }
+            pointJobs.append(row)
+        }
+        return (jobs, pointJobs)
+    }
+
+    /// The runs the analysis would make and the events they would simulate
+    /// in all, estimated before it starts (`RunEstimate` of each run, once
+    /// per replication): the whole work `RunLimits.maximumEventsPerAnalysis` bounds.
+    public static func estimatedWork(
+        _ document: ScenarioDocument, unknowns: [PlausibleRange] = SchedulerParameters.plausibleRanges, options: Options
+    ) -> (runs: Int, events: Double) {
+        let design = SensitivityDesign(unknowns: unknowns, trajectories: options.trajectories, seed: document.base.seed)
+        let jobs = plan(document, unknowns: unknowns, design: design, relevance: document.all.map { SchedulerRelevance($0.setup) }).jobs
+        let replications = max(1, options.runs)
+        return (jobs.count * replications, jobs.reduce(0) { $0 + RunEstimate($1.setup).events } * Double(replications))
     }
 
     /// The best variant of a point's comparison, as `compare` names it: none

@@ -23,9 +23,11 @@ public struct RunLimits: Equatable, Sendable {
     /// Events one `simulate` run, or one replication of `compare`, may be
     /// estimated to handle in all (a few minutes).
     public static let maximumEventsPerRun = 1_000_000_000.0
-    /// Events one calibration may be estimated to simulate in all, over all
-    /// its runs (about ten minutes on a 2-core machine).
-    public static let maximumEventsPerCalibration = 5_000_000_000.0
+    /// Events one calibration, comparison or sensitivity analysis may be
+    /// estimated to simulate in all, over all its runs (about ten minutes on
+    /// a 2-core machine): each run may pass the limits above, and hundreds of
+    /// thousands of them would not end for days.
+    public static let maximumEventsPerAnalysis = 5_000_000_000.0
     /// Scripted actions one device may hold over the run, fixed ones plus
     /// each repeating one once per day it repeats (and, in a fleet, every
     /// moment): they are all planned before the run starts.
@@ -93,7 +95,7 @@ public struct RunLimits: Equatable, Sendable {
         return nil
     }
 
-    /// "1.2 million", "3.4 billion", "12,345".
+    /// "1.2 million", "3.4 billion", "12345".
     public static func count(_ value: Double) -> String {
         func scaled(_ unit: Double, _ name: String) -> String {
             let text = FixedDecimal.format(value / unit, decimals: 1)
