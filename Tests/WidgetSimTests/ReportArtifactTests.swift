@@ -27,6 +27,27 @@ struct ReportArtifactTests {
         #expect(ReportWriter(setup: setup, collector: run).files() == files)
     }
 
+    /// Ids hold '-', so device `a-b` with widget `c` and device `a` with
+    /// widget `b-c` would both draw `timeline-a-b-c.svg`, and the second
+    /// file would clash with the first: each gets a name of its own, with a
+    /// '+' that no id holds, and the summary shows each.
+    @Test func twoWidgetsWhoseChartNamesWouldClashGetChartsOfTheirOwn() throws {
+        let setup = try ScenarioLoader.decode("""
+            {
+              "name": "clash", "days": 1,
+              "devices": [
+                { "id": "a-b", "widgets": [ { "id": "c", "provider": { "policy": "atEnd" } } ] },
+                { "id": "a", "widgets": [ { "id": "b-c", "provider": { "policy": "atEnd" } }, { "id": "d", "provider": { "policy": "atEnd" } } ] }
+              ]
+            }
+            """, file: "clash.json")
+        let files = ReportWriter(setup: setup, collector: try Simulation.run(setup)).files()
+        let charts = files.map(\.name).filter { $0.hasPrefix("timeline-") }
+        #expect(charts == ["timeline-a-b+c.svg", "timeline-a+b-c.svg", "timeline-a-d.svg"])
+        let summary = try #require(files.first { $0.name == "summary.md" }).contents
+        for chart in charts { #expect(summary.contains("(\(chart))"), "\(chart)") }
+    }
+
     /// A tornado chart's end labels (a delay distribution's is 30-odd
     /// characters) end right of the unknowns' names, start right of nothing
     /// but their bar, and stay on the canvas.

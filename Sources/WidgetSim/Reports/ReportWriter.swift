@@ -80,6 +80,14 @@ public struct ReportWriter {
                 charts.append((deviceIndex, widgetIndex, "timeline-\(device.id)-\(widget.id).svg", chart.render))
             }
         }
+        // Ids hold '-', so device "a-b" with widget "c" and device "a" with
+        // widget "b-c" would share a name; such charts are named with a '+',
+        // which no id holds, and every other keeps its usual name.
+        let names = charts.map(\.file)
+        for index in charts.indices where names.filter({ $0 == names[index] }).count > 1 {
+            let device = setup.devices[charts[index].device]
+            charts[index].file = "timeline-\(device.id)+\(device.widgets[charts[index].widget].id).svg"
+        }
         return charts
     }
 
