@@ -125,12 +125,23 @@ extension ScenarioDecoder {
     }
 
     /// 24 relative weights, one per local hour from 00–01, at least one of them positive.
+    /// The smallest positive hourly weight: a trillionth of the largest
+    /// allowed, far below any shape a user means, and far above where the
+    /// rate's division overflows.
+    static let smallestHourlyWeight = 1e-9
+
     static func hourlyWeights(_ shape: ValueReader) throws(ScenarioError) -> [Double] {
         let values = try shape.array()
         guard values.count == 24 else {
             throw shape.invalid("\(values.count) values", allowed: "exactly 24 non-negative numbers, one per local hour")
         }
         let weights = try values.map { value throws(ScenarioError) in try value.double(in: 0...1_000) }
+        // A positive weight the arithmetic cannot carry (5e-324 alone gives a
+        // rate of infinity and then no arrival at all) is refused, not run.
+        if let index = weights.firstIndex(where: { $0 > 0 && $0 < ScenarioDecoder.smallestHourlyWeight }) {
+            throw values[index].invalid(
+                "\(weights[index]) is too small a weight", allowed: "0, or a number from 1e-9 to 1000 (the weights are relative)")
+        }
         guard weights.contains(where: { $0 > 0 }) else {
             throw shape.invalid("every value is 0", allowed: "at least one positive value")
         }
