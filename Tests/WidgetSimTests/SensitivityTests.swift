@@ -206,6 +206,24 @@ struct SensitivityTests {
         #expect(Sensitivity.estimatedWork(document, options: options).events > 0)
     }
 
+    /// A variant over the budget as written may be fresher at every point:
+    /// where it beats the recommendation, what changed is that it came within
+    /// the budget, and the sentence says so before the gap.
+    @Test func aChallengerOverTheBudgetAsWrittenIsSaidToComeWithinIt() throws {
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 0
+        var sensitivity = try Sensitivity.run(try Self.weather(), options: options)
+        let recommended = try #require(sensitivity.recommended)
+        let point = try #require(sensitivity.sweeps.first?.first)
+        let challenger = try #require(point.comparison.rows.first { $0.variant != recommended && $0.withinBudget }).variant
+        #expect(SensitivityReport(sensitivity).gapText(point, from: challenger, to: recommended).hasPrefix("is fresher by "))
+        let index = try #require(sensitivity.baseline.comparison.rows.firstIndex { $0.variant == challenger })
+        sensitivity.baseline.comparison.rows[index].withinBudget = false
+        #expect(SensitivityReport(sensitivity).gapText(point, from: challenger, to: recommended)
+            .hasPrefix("comes within the budget here and is fresher by "))
+    }
+
     /// With no recommendation there is nothing to hold: every row's verdict
     /// is empty, not "holds".
     @Test func withoutARecommendationNoPointHasAVerdict() throws {

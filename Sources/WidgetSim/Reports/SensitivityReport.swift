@@ -146,12 +146,16 @@ public struct SensitivityReport {
         return out
     }
 
-    /// "is better by 41s (95 % CI 12s to 1m10s)" or "stays within the budget where it does not".
+    /// "is fresher by 41s, 95 % CI 12s to 1m10s" (after "comes within the budget
+    /// here and " for a variant over it as written), or "stays within the budget; `x` does not".
     func gapText(_ point: Sensitivity.Point, from best: String, to recommended: String) -> String {
         guard let bestRow = point.row(best), let own = point.row(recommended) else { return "is better" }
         guard own.withinBudget else { return "stays within the budget; `\(recommended)` does not" }
         let gap = point.comparison.stalenessGap(from: bestRow, to: own)
-        var text = "is fresher by \(EstimateText.signedDuration(gap.mean))"
+        // A variant over the budget as written may be fresher everywhere: what
+        // changed here is that it stays within the budget, so that is said first.
+        let cameWithin = sensitivity.baseline.row(best).map { !$0.withinBudget } ?? false
+        var text = (cameWithin ? "comes within the budget here and " : "") + "is fresher by \(EstimateText.signedDuration(gap.mean))"
         if let low = gap.low, let high = gap.high {
             text += ", 95 % CI \(EstimateText.signedDuration(low)) to \(EstimateText.signedDuration(high))"
         }
