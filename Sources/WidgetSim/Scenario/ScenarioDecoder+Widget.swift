@@ -162,6 +162,13 @@ extension ScenarioDecoder {
             guard truth.periodic != nil else {
                 throw hours.invalid("activeHours without changeEvery", allowed: "activeHours together with changeEvery")
             }
+            // A list of windows is a natural first try (a commute, lunch, an
+            // evening); say there is one, and what describes a daily shape.
+            if (try? hours.array()) != nil {
+                throw hours.invalid(
+                    "a list of windows",
+                    allowed: "one window a day, {\"from\": \"HH:MM\", \"to\": \"HH:MM\", \"days\": [...]}; for changes that come at several times of day, randomChangesByHour (weights per local hour) or script truthChange actions")
+            }
             truth.periodic!.window = try decodeActiveWindow(hours)
         }
         if let list = object.optional("scheduledChanges") {
