@@ -239,4 +239,41 @@ extension ComparisonTests {
         #expect(sensitivity.baseline.comparison.ranking(for: .rollingWindow).count == 2)
         #expect(sensitivity.recommended == "fast-unlimited", "\(String(describing: sensitivity.recommended))")
     }
+
+    /// Within the budget means withholding at most one request per
+    /// widget-day on average: a call made on a mean whose interval holds
+    /// that tolerance may fall the other way with other replications, and the
+    /// recommendation with it, so the verdict says so for the best variant
+    /// and for a fresher one over the budget, and for no other.
+    @Test func aBudgetCallWithinTheNoiseIsSaidWhereTheRecommendationRestsOnIt() {
+        func run(withheld: Int, staleness: Int) -> RunMetrics {
+            var metrics = RunMetrics()
+            metrics.widgetDays = 10
+            metrics.counts.withheldRequests = withheld
+            metrics.counts.views = 100
+            metrics.counts.staleViews = 10
+            metrics.counts.stalenessTotal = staleness * 100
+            return metrics
+        }
+        func row(_ name: String, _ runs: [RunMetrics]) -> Comparison.Row {
+            Comparison.Row(
+                variant: name, description: "", policy: "", budgetModel: .paced, replications: runs,
+                withinBudget: Estimate(runs.map(\.withheldPerWidgetDay)).mean <= 1)
+        }
+        // Per widget-day: 0.2 and 1.2 withheld (mean 0.7, its interval holds 1), and so on.
+        let edge = row("edge", [run(withheld: 2, staleness: 60), run(withheld: 12, staleness: 70)])
+        let fresherOver = row("fresher-over", [run(withheld: 6, staleness: 30), run(withheld: 16, staleness: 40)])
+        let staleOver = row("stale-over", [run(withheld: 6, staleness: 300), run(withheld: 16, staleness: 310)])
+        let clear = row("clear", [run(withheld: 0, staleness: 100), run(withheld: 1, staleness: 110)])
+        func verdict(_ rows: [Comparison.Row]) -> String {
+            ComparisonReport(Comparison(
+                scenario: "s", description: "", days: 10, seeds: [1, 2], budgetModels: [.paced], withheldTolerance: 1, rows: rows)).verdict()
+        }
+        let atEdge = verdict([edge, fresherOver, staleOver, clear])
+        #expect(atEdge.contains("**At the budget's edge:** `edge` withholds 0.7 "))
+        #expect(atEdge.contains("requests per widget-day and counts as within the budget; `fresher-over` withholds 1.1 "))
+        #expect(atEdge.contains("and counts as over the budget (the tolerance is 1), but each interval holds the tolerance"))
+        #expect(!atEdge.contains("`stale-over` withholds"))
+        #expect(!verdict([clear, staleOver]).contains("budget's edge"))
+    }
 }

@@ -224,6 +224,26 @@ struct SensitivityTests {
             .hasPrefix("comes within the budget here and is fresher by "))
     }
 
+    /// The ranking as written marks a budget call made within the noise:
+    /// `compare`, with replications of its own, may make it the other way.
+    @Test func aBudgetCallWithinTheNoiseIsMarkedInTheRankingAsWritten() throws {
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 0
+        var sensitivity = try Sensitivity.run(try Self.weather(), options: options)
+        let index = sensitivity.baseline.comparison.rows.count - 1
+        var row = sensitivity.baseline.comparison.rows[index]
+        // 0 and 2 requests withheld per widget-day: a mean of 1, the tolerance, inside a wide interval.
+        row.replications[0].counts.withheldRequests = 0
+        row.replications[1].counts.withheldRequests = Int(2 * row.replications[1].widgetDays)
+        row.withinBudget = true
+        sensitivity.baseline.comparison.rows[index] = row
+        #expect(SensitivityReport(sensitivity).markdown().contains("`\(row.variant)` (within the budget by less than the noise)"))
+        row.withinBudget = false
+        sensitivity.baseline.comparison.rows[index] = row
+        #expect(SensitivityReport(sensitivity).markdown().contains("`\(row.variant)` (over the budget by less than the noise)"))
+    }
+
     /// With no recommendation there is nothing to hold: every row's verdict
     /// is empty, not "holds".
     @Test func withoutARecommendationNoPointHasAVerdict() throws {

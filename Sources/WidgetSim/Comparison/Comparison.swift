@@ -53,6 +53,15 @@ public struct Comparison: Sendable {
         func estimate(_ value: (RunMetrics) -> Double) -> Estimate {
             Estimate(replications.map(value))
         }
+
+        /// True when the 95 % interval of the requests withheld per
+        /// widget-day holds `tolerance`: the row is judged within or over the
+        /// budget on its mean alone, and other replications may judge it the
+        /// other way (`compare` and `sensitivity` have replications of their own).
+        public func isAtTheBudgetsEdge(tolerance: Double) -> Bool {
+            guard let low = withheld.low, let high = withheld.high else { return false }
+            return low <= tolerance && tolerance <= high
+        }
     }
 
     public var scenario: String

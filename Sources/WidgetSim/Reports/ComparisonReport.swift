@@ -281,12 +281,33 @@ public struct ComparisonReport {
         if !over.isEmpty {
             out += "Over budget (withholding more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day): \(over.joined(separator: ", ")).\n\n"
         }
+        out += budgetEdge(best: best, ranking: ranking)
         // What holds the recommendation up, a paragraph each: the budget models, then the other unknowns.
         var robustness: [String] = []
         if comparison.budgetModels.count > 1 { robustness.append(sweepVerdict()) }
         if let sensitivity { robustness.append(Self.sensitivitySentence(sensitivity)) }
         out += robustness.map { $0 + "\n" }.joined(separator: "\n")
         return out
+    }
+
+    /// The variants the recommendation rests on whose budget call is within
+    /// the noise: the best, and any fresher one over the budget. Judged on
+    /// the mean alone, they may fall the other way with other replications,
+    /// and the recommendation with them (`sensitivity`'s own replications
+    /// may, say). Empty when there is none, or one replication.
+    func budgetEdge(best: Comparison.Row, ranking: [Comparison.Row]) -> String {
+        let tolerance = comparison.withheldTolerance
+        let edge = ranking.filter { row in
+            (row.variant == best.variant || (!row.withinBudget && row.meanStaleness.mean < best.meanStaleness.mean))
+                && row.isAtTheBudgetsEdge(tolerance: tolerance)
+        }
+        guard !edge.isEmpty else { return "" }
+        let named = edge.enumerated().map { index, row in
+            "`\(row.variant)` withholds \(show(row.withheld, decimals: 1))\(index == 0 ? " requests per widget-day" : "") and counts as \(row.withinBudget ? "within" : "over") the budget"
+        }
+        let them = edge.count == 1 ? "it" : "them"
+        let intervals = edge.count == 1 ? "its interval holds" : "each interval holds"
+        return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); run more (`--runs`) to settle it.\n\n"
     }
 
     /// The sentence `compare`'s verdict cites its one-at-a-time sweep with

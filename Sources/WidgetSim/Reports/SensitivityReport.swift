@@ -76,7 +76,14 @@ public struct SensitivityReport {
         // this one first.
         let asWritten = s.baseline.comparison.ranking(for: s.baseline.comparison.budgetModels[0])
         out += "As written, with \(DisplayText.counted(s.seeds.count, "replication")) a variant, the variants rank "
-        out += asWritten.map { "`\($0.variant)`" + ($0.withinBudget ? "" : " (over the budget)") }.joined(separator: ", ")
+        // A budget call within the noise is marked: `compare`, with its own
+        // replications, may make it the other way and rank otherwise.
+        let tolerance = s.baseline.comparison.withheldTolerance
+        out += asWritten.map { row in
+            let edge = row.isAtTheBudgetsEdge(tolerance: tolerance)
+            let mark = row.withinBudget ? (edge ? " (within the budget by less than the noise)" : "") : (edge ? " (over the budget by less than the noise)" : " (over the budget)")
+            return "`\(row.variant)`" + mark
+        }.joined(separator: ", ")
         out += "; this analysis tests `\(recommended)`, the first within the budget"
         out += s.seeds.count > 1 ? " (`compare`, with its own replications, may rank a variant within the noise of it first).\n\n" : ".\n\n"
         let tiesNoise = s.seeds.count > 1
