@@ -276,4 +276,32 @@ extension ComparisonTests {
         #expect(!atEdge.contains("`stale-over` withholds"))
         #expect(!verdict([clear, staleOver]).contains("budget's edge"))
     }
+
+    /// Two variants equal within the noise are told apart by cost only when
+    /// the cost differs beyond the noise too, paired replication by
+    /// replication as the staleness is: 18.1 against 18.2 budgeted reloads
+    /// a day, each ± 1.3, names no cheaper choice.
+    @Test func aCostGapWithinTheNoiseNamesNoCheaperChoice() {
+        func run(budgeted: Int, staleness: Int) -> RunMetrics {
+            var metrics = RunMetrics()
+            metrics.widgetDays = 10
+            metrics.counts.budgetedReloads = budgeted
+            metrics.counts.views = 100
+            metrics.counts.staleViews = 10
+            metrics.counts.stalenessTotal = staleness * 100
+            return metrics
+        }
+        func row(_ name: String, _ runs: [RunMetrics]) -> Comparison.Row {
+            Comparison.Row(variant: name, description: "", policy: "", budgetModel: .paced, replications: runs, withinBudget: true)
+        }
+        func verdict(_ rows: [Comparison.Row]) -> String {
+            ComparisonReport(Comparison(
+                scenario: "s", description: "", days: 10, seeds: [1, 2, 3], budgetModels: [.paced], withheldTolerance: 1, rows: rows)).verdict()
+        }
+        let best = row("best", [run(budgeted: 170, staleness: 60), run(budgeted: 190, staleness: 70), run(budgeted: 180, staleness: 80)])
+        let noisy = row("noisy", [run(budgeted: 190, staleness: 70), run(budgeted: 170, staleness: 60), run(budgeted: 190, staleness: 90)])
+        let costly = row("costly", [run(budgeted: 270, staleness: 70), run(budgeted: 290, staleness: 60), run(budgeted: 280, staleness: 90)])
+        #expect(verdict([best, noisy]).contains("Treated as equal, neither is cheaper beyond the noise: `best` makes 18.0 "))
+        #expect(verdict([best, costly]).contains("Treated as equal, `best` is also the cheaper choice: 18.0 "))
+    }
 }

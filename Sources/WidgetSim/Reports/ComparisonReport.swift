@@ -256,8 +256,13 @@ public struct ComparisonReport {
                     // precision printed (else "cheaper" would sit beside equal figures).
                     let shown = { (row: Comparison.Row) in FixedDecimal.format(row.budgeted.mean, decimals: 1) }
                     let requests = { (row: Comparison.Row) in FixedDecimal.format(row.calls.mean, decimals: 1) }
+                    // Paired like the staleness: a cost gap inside the noise
+                    // names no cheaper choice either.
+                    let costGap = Estimate(zip(runnerUp.replications, best.replications).map { $0.budgetedPerWidgetDay - $1.budgetedPerWidgetDay })
                     if shown(runnerUp) == shown(best) {
                         out += " Treated as equal, neither is cheaper: both make about \(shown(best)) budgeted reloads per widget-day (\(show(best.calls, decimals: 1)) and \(show(runnerUp.calls, decimals: 1)) server requests)."
+                    } else if costGap.halfWidth != nil && !costGap.excludesZero {
+                        out += " Treated as equal, neither is cheaper beyond the noise: `\(best.variant)` makes \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day and `\(runnerUp.variant)` \(show(runnerUp.budgeted, decimals: 1)) (\(show(best.calls, decimals: 1)) and \(show(runnerUp.calls, decimals: 1)) server requests)."
                     } else {
                         let (thrifty, other) = runnerUp.budgeted.mean < best.budgeted.mean ? (runnerUp, best) : (best, runnerUp)
                         let also = thrifty.variant == best.variant ? "also " : ""
