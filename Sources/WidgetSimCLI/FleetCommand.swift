@@ -166,7 +166,7 @@ struct MergeCommand: Command {
                 if merged == nil { merged = part } else { try merged!.absorb(part) }
             } catch {
                 // Which file could not join: the first one read sets the run.
-                let joining = merged == nil || { if case .malformed = error { return true } else { return false } }()
+                let joining = merged == nil || error.file != nil
                     ? "" : "\(file) does not join \(files[0]): "
                 throw CommandError(joining + error.description, code: .dataError)
             }
@@ -187,10 +187,8 @@ struct MergeCommand: Command {
 /// Refuses fleet runs that would need more memory than the machine has, before starting.
 enum FleetMemory {
     static func estimate(days: Int, variants: Int, threads: Int) -> Int {
-        let aggregate = (days * 1_440 + FleetAggregate.stalenessBinCount + FleetAggregate.reloadBinCount) * 8
-        // One aggregate per thread while running, one per variant kept, plus the
-        // per-minute CSV text of every variant (about 12 bytes a value).
-        return aggregate * (threads + variants) + days * 1_440 * (40 + 12 * variants) + 64 * 1024 * 1024
+        // One aggregate per thread while running.
+        FleetAggregate.plannedBytes(days: days, variants: variants, inFlight: threads)
     }
 
     /// Refuses, naming the scenario `file` as every refusal of a run does,

@@ -228,6 +228,9 @@ struct BadInputTests {
              message: "missing --scenario <scenario>: the scenario that describes the phone (its widgets, apps and user)", files: ["phone.csv": Array(deviceLog(reloadAfter: "").utf8)]),
         Case(name: "partial result from no real run", scenario: nil, arguments: ["merge", "part.txt", "--out", "merged"], code: 65,
              message: "part.txt:10: not a widgetsim partial result: bad shards line: expected the shard count (1...100000) and the shards it covers", files: ["part.txt": Array(partial(shards: "9223372036854775807 0").utf8)]),
+        Case(name: "partial result with more variants than a run has", scenario: nil, arguments: ["merge", "part.txt", "--out", "merged"], code: 65,
+             message: "part.txt:402: not a widgetsim partial result: more than 65 variants, the most a fleet run has (its base and at most 64 variants, as a scenario may declare)",
+             files: ["part.txt": Array(FleetTests.partialText(variants: 66).utf8)]),
     ]
 
     /// One budgeted reload, under a given daily limit, in reloads.csv's columns.

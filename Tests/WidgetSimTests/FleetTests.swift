@@ -148,6 +148,46 @@ struct FleetTests {
         #expect(throws: FleetMergeError.self) { try FleetResult.merge([alsoHuge, huge]) }
     }
 
+    /// A hand-made partial of one device's shard with `variants` variant
+    /// blocks, all counters zero but the device.
+    static func partialText(variants: Int, days: Int = 1) -> String {
+        let head = ["widgetsim-fleet-partial 1", "scenario z", "fingerprint 1", "seed 1", "days \(days)", "start 2026 3 2 0 0 0",
+                    "utc-offset 0", "devices 1", "warm-up-days 0", "shards 1 0", "description "]
+        let blocks = (0..<variants).flatMap {
+            ["variant v\($0)", "variant-description ", "counts 1 0 0 0 0 0 0 0 0 0", "requests-per-minute ", "reloads-per-device-day ", "staleness "]
+        }
+        return (head + blocks + ["end"]).joined(separator: "\n") + "\n"
+    }
+
+    /// A fleet run has its base and at most `ScenarioLimits.maximumVariants`
+    /// variants; a partial file claiming more was not written by one, and
+    /// each variant would cost the merge days × 1,440 counters.
+    @Test func aPartialFileWithMoreVariantsThanAScenarioMayHaveIsRefused() throws {
+        let most = ScenarioLimits.maximumVariants + 1
+        #expect(try FleetPartialFile.parse(Self.partialText(variants: most), file: "p.txt").variants.count == most)
+        #expect(throws: FleetMergeError.malformed(file: "p.txt", line: 11 + most * 6 + 1, reason: "more than 65 variants, the most a fleet run has (its base and at most 64 variants, as a scenario may declare)")) {
+            try FleetPartialFile.parse(Self.partialText(variants: most + 1), file: "p.txt")
+        }
+    }
+
+    /// Merging holds a partial's variants twice (the merged result and the
+    /// file being read): a merge that would need more memory than a fleet
+    /// run may plan on is refused at the variant that passes the limit,
+    /// before its counters are allocated.
+    @Test func aPartialFileNeedingMoreMemoryThanARunMayPlanOnIsRefused() throws {
+        let text = Self.partialText(variants: 3, days: 366)
+        let two = FleetAggregate.plannedBytes(days: 366, variants: 2, inFlight: 2) + text.utf8.count
+        #expect(try FleetPartialFile.parse(text, file: "p.txt", memoryLimit: 1 << 40).variants.count == 3)
+        do {
+            _ = try FleetPartialFile.parse(text, file: "p.txt", memoryLimit: two)
+            Issue.record("a merge needing more memory than the limit was not refused")
+        } catch {
+            guard case .needsTooMuchMemory(let file, let line, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(file == "p.txt" && line == 11 + 2 * 6 + 1)
+            #expect(reason.hasPrefix("merging 3 variants × 366 days would need about "), "\(reason)")
+        }
+    }
+
     /// Memory does not grow with devices: the aggregate's size depends on days only.
     @Test func theAggregateSizeDependsOnDaysNotDevices() throws {
         let small = try Self.run(try Self.document(devices: 10, days: 2)).variants[0].aggregate

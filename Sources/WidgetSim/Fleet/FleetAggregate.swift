@@ -25,6 +25,17 @@ public struct FleetAggregate: Equatable, Sendable {
     public var reloadsPerDeviceDay: [Int]
     public var stalenessHistogram: [Int]
 
+    /// The bytes a fleet run or a merge plans on for `variants` variants
+    /// over `days` days: one aggregate per variant kept, `inFlight` more
+    /// being filled (one a thread while running, one a variant while a
+    /// partial file is read), and the per-minute CSV text of every variant
+    /// (about 12 bytes a value). An estimate, not a bound: it is what
+    /// `fleet` and `merge` compare with `RunLimits.memoryLimitBytes`.
+    public static func plannedBytes(days: Int, variants: Int, inFlight: Int) -> Int {
+        let aggregate = (days * 1_440 + stalenessBinCount + reloadBinCount) * 8
+        return aggregate * (inFlight + variants) + days * 1_440 * (40 + 12 * variants) + 64 * 1024 * 1024
+    }
+
     public init(days: Int) {
         requestsPerMinute = Array(repeating: 0, count: days * Seconds.day / Seconds.minute)
         reloadsPerDeviceDay = Array(repeating: 0, count: FleetAggregate.reloadBinCount)

@@ -46,11 +46,19 @@ public enum FleetPartialFile {
     /// every variant fit many times over.
     public static let maximumFileBytes = 256 << 20
 
+    /// The most variant blocks a partial file may hold: a scenario's base
+    /// and the variants it may declare.
+    public static let maximumVariants = ScenarioLimits.maximumVariants + 1
+
     /// Reads a partial result. Every number is range-checked where it is
     /// read (days as a scenario allows them, a valid start date, an offset
     /// from -12:00 to +14:00, counts ≥ 0), so nothing read can make the merge
-    /// trap or allocate without bound.
-    public static func parse(_ text: String, file: String) throws(FleetMergeError) -> FleetResult {
+    /// trap or allocate without bound: no more variants than a scenario may
+    /// have, and before each variant's counters are allocated, the memory
+    /// the merge will need (this file's variants held twice, as the merged
+    /// result and the file being read, and the file's text) is compared
+    /// with `memoryLimit`, the limit a fleet run is held to.
+    public static func parse(_ text: String, file: String, memoryLimit: Int = RunLimits.memoryLimitBytes) throws(FleetMergeError) -> FleetResult {
         var reader = LineReader(lines: text.split(separator: "\n", omittingEmptySubsequences: false), file: file)
         guard try reader.next() == magic else { throw reader.error("missing the header line '\(magic)'") }
         let scenario = try reader.value("scenario")
@@ -98,6 +106,14 @@ public enum FleetPartialFile {
             guard line.hasPrefix("variant ") else { throw reader.error("expected 'variant <name>' or 'end'") }
             let name = String(line.dropFirst(8))
             guard ValueReader.isIdentifier(name) else { throw reader.error("the variant name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone)") }
+            guard variants.count < maximumVariants else {
+                throw reader.error("more than \(maximumVariants) variants, the most a fleet run has (its base and at most \(ScenarioLimits.maximumVariants) variants, as a scenario may declare)")
+            }
+            let needed = FleetAggregate.plannedBytes(days: days, variants: variants.count + 1, inFlight: variants.count + 1) + text.utf8.count
+            guard needed <= memoryLimit else {
+                let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
+                throw .needsTooMuchMemory(file: file, line: reader.index, reason: "merging \(variants.count + 1) variants × \(DisplayText.counted(days, "day")) would need about \(gib(needed)) GiB of memory; the limit on this machine is \(gib(memoryLimit)) GiB (half the memory it may use, at most 8 GiB), as for 'widgetsim fleet'")
+            }
             guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")
             let counts = try reader.value("counts").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }

@@ -129,6 +129,17 @@ public enum FleetMergeError: Error, Equatable, Sendable, CustomStringConvertible
     case duplicateShard(Int, of: Int)
     case missingShards([String])
     case malformed(file: String, line: Int, reason: String)
+    /// Merging the file would need more memory than a run may plan on
+    /// (`RunLimits.memoryLimitBytes`), as `fleet` refuses such a run.
+    case needsTooMuchMemory(file: String, line: Int, reason: String)
+
+    /// The partial file the error is about, when it is about one file alone.
+    public var file: String? {
+        switch self {
+        case .malformed(let file, _, _), .needsTooMuchMemory(let file, _, _): return file
+        case .noPartials, .mismatch, .duplicateShard, .missingShards: return nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -137,6 +148,7 @@ public enum FleetMergeError: Error, Equatable, Sendable, CustomStringConvertible
         case .duplicateShard(let shard, let count): return "shard \(shard)/\(count) is given twice"
         case .missingShards(let missing): return "missing shards: \(missing.joined(separator: ", ")); every shard of the run is needed"
         case .malformed(let file, let line, let reason): return "\(file):\(line): not a widgetsim partial result: \(reason)"
+        case .needsTooMuchMemory(let file, let line, let reason): return "\(file):\(line): \(reason)"
         }
     }
 }
