@@ -97,12 +97,14 @@ struct FleetCommand: Command {
 
         let deviceTotal = shard.devices(of: document.base.fleet!.deviceCount).underestimatedCount
         let variants = document.all.count
-        let result = try withProgress("fleet \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
+        var result = try withProgress("fleet \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try FleetResult.run(document, fingerprint: document.fingerprint, options: options) { variant, done in
                 progress?.update(done: variant * deviceTotal + done, total: variants * deviceTotal, unit: "device runs (devices × variants)")
             }
         }
         if let partial {
+            // So that merge writes the report where this run would have.
+            result.reportName = scenario.baseName
             try writePartial(FleetPartialFile.render(result), to: partial)
             if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
             return
@@ -132,10 +134,17 @@ struct MergeCommand: Command {
     static let abstract = "Merge the partial results of a sharded fleet run into its report."
     static let arguments = "<partial>... [--out <dir>]"
     static let options = [
-        ScenarioOptions.out,
+        OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<file name>, the scenario file's base name the partial files record)."),
         ScenarioOptions.quiet,
     ]
-    static let discussion = "Every shard of the run must be given exactly once. The report is byte-identical to an unsharded run's."
+    static let discussion = """
+        Every shard of the run must be given exactly once. The report is
+        byte-identical to an unsharded run's, and without --out it goes where
+        the unsharded run's goes: Reports/<file name>, the scenario file's base
+        name, which each partial file records. Partial files that do not
+        record it (written by an older widgetsim), or that name different
+        reports, need --out.
+        """
 
     var files: [String]
     var outputDirectory: String?
@@ -154,6 +163,9 @@ struct MergeCommand: Command {
         // One partial at a time, added as it is read: memory stays that of one
         // result whatever the number of shards.
         var merged: FleetResult?
+        // The first file without a report name, or naming another than the first file's.
+        var unnamed: String?
+        var otherReport: (file: String, name: String)?
         for file in files {
             let text: String
             do {
@@ -163,6 +175,8 @@ struct MergeCommand: Command {
             }
             do {
                 let part = try FleetPartialFile.parse(text, file: file)
+                if part.reportName == nil { unnamed = unnamed ?? file }
+                if let name = part.reportName, let first = merged?.reportName, name != first { otherReport = otherReport ?? (file, name) }
                 if merged == nil { merged = part } else { try merged!.absorb(part) }
             } catch {
                 // Which file could not join: the first one read sets the run.
@@ -177,7 +191,18 @@ struct MergeCommand: Command {
         } catch {
             throw CommandError(error.description, code: .dataError)
         }
-        let directory = outputDirectory ?? "Reports/\(merged.scenario)"
+        let directory: String
+        if let outputDirectory {
+            directory = outputDirectory
+        } else if let unnamed {
+            // The scenario's name field is not the file name the unsharded run's
+            // report went under: guessing could replace another scenario's report.
+            throw .usage("\(unnamed) does not record which report it belongs to (it was written by an older widgetsim); give --out <dir>, such as Reports/<scenario file name>")
+        } else if let otherReport {
+            throw .usage("\(files[0]) and \(otherReport.file) belong to different reports ('\(DisplayText.singleLine(merged.reportName ?? ""))' and '\(DisplayText.singleLine(otherReport.name))': their shards ran from scenario files of different names); give --out <dir>")
+        } else {
+            directory = "Reports/\(merged.reportName ?? merged.scenario)"
+        }
         let files = FleetReport(merged).files()
         try writeReports(files, to: directory)
         if !quiet { console.out("merged \(self.files.count) partial results of '\(merged.scenario)' into \(directory)/") }

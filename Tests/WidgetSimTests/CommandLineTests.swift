@@ -12,15 +12,15 @@ struct CommandLineTests {
         var errors: String
     }
 
-    /// Runs the built binary with `arguments` in the package root.
-    static func widgetsim(_ arguments: [String]) throws -> Result {
+    /// Runs the built binary with `arguments` in `directory` (the package root unless given).
+    static func widgetsim(_ arguments: [String], in directory: URL = Paths.packageRoot) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: Paths.binary.path) else {
             throw CLITestError.binaryMissing(Paths.binary.path)
         }
         let process = Process()
         process.executableURL = Paths.binary
         process.arguments = arguments
-        process.currentDirectoryURL = Paths.packageRoot
+        process.currentDirectoryURL = directory
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -432,6 +432,37 @@ struct CommandLineTests {
         let merged = try Self.widgetsim(["merge", parts.appendingPathComponent("part-1.txt").path, parts.appendingPathComponent("part-2.txt").path,
                                          "--out", directory.appendingPathComponent("merged").path, "-q"])
         #expect(merged.status == 0, "\(merged.errors)")
+    }
+
+    /// Without --out, a merged report goes where the unsharded run's goes:
+    /// Reports/<the scenario file's base name>, which each partial records,
+    /// never the scenario's "name" (a copy of a scenario keeps the name, and
+    /// its merge would replace the original's report). A partial that does
+    /// not record it, as an older widgetsim wrote them, needs --out.
+    @Test func aMergedReportGoesWhereTheUnshardedRunsReportGoes() throws {
+        let directory = Paths.temporaryDirectory("merge-default")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.scenario("fleet-weather"), toPath: directory.appendingPathComponent("mycopy.json").path)
+        for shard in 1...2 {
+            let ran = try Self.widgetsim(["fleet", "mycopy.json", "--devices", "4", "--days", "1", "--shard", "\(shard)/2", "--partial", "p\(shard).txt", "-q"], in: directory)
+            #expect(ran.status == 0, "\(ran.errors)")
+        }
+        let reports = directory.appendingPathComponent("Reports")
+        let merged = try Self.widgetsim(["merge", "p1.txt", "p2.txt", "-q"], in: directory)
+        #expect(merged.status == 0, "\(merged.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reports.path) == ["mycopy"])
+        #expect(FileManager.default.fileExists(atPath: reports.appendingPathComponent("mycopy/fleet.md").path))
+
+        let second = directory.appendingPathComponent("p2.txt")
+        let unnamed = try String(contentsOf: second, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("report ") }.joined(separator: "\n")
+        try unnamed.write(to: second, atomically: true, encoding: .utf8)
+        let older = try Self.widgetsim(["merge", "p1.txt", "p2.txt", "-q"], in: directory)
+        #expect(older.status == 64)
+        #expect(older.errors.hasPrefix("error: p2.txt does not record which report it belongs to"), "\(older.errors)")
+        let given = try Self.widgetsim(["merge", "p1.txt", "p2.txt", "--out", "elsewhere", "-q"], in: directory)
+        #expect(given.status == 0, "\(given.errors)")
     }
 
     /// A fleet run too large for the machine's memory is refused naming its

@@ -94,6 +94,21 @@ struct FleetTests {
         #expect(try FleetPartialFile.parse(text, file: "p.txt") == result)
     }
 
+    /// A partial file records the report directory its run's report takes
+    /// (the scenario file's base name), as one plain name: it becomes
+    /// Reports/<name>, so a path is refused.
+    @Test func aPartialFileRecordsItsReportNameAndNeverAPath() throws {
+        var result = try Self.run(try Self.document(devices: 4, days: 1), shard: FleetRun.Shard(index: 0, count: 2))
+        result.reportName = "my copy"
+        let text = FleetPartialFile.render(result)
+        #expect(text.contains("\nscenario fleet-weather\nreport my copy\n"))
+        #expect(try FleetPartialFile.parse(text, file: "p.txt").reportName == "my copy")
+        for name in ["../../elsewhere", "..", "", "a\\u0007b"] {
+            let edited = text.replacingOccurrences(of: "\nreport my copy\n", with: "\nreport \(name)\n")
+            #expect(throws: FleetMergeError.self, "\(name)") { try FleetPartialFile.parse(edited, file: "p.txt") }
+        }
+    }
+
     @Test func mergingRefusesMissingDuplicateAndForeignShards() throws {
         let document = try Self.document(devices: 30, days: 1)
         let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))

@@ -10,6 +10,9 @@ public enum FleetPartialFile {
         var lines = [
             magic,
             "scenario \(result.scenario)",
+        ]
+        if let reportName = result.reportName { lines.append("report \(JSONText.escaped(reportName))") }
+        lines += [
             "fingerprint \(result.fingerprint)",
             "seed \(result.seed)",
             "days \(result.days)",
@@ -64,6 +67,16 @@ public enum FleetPartialFile {
         let scenario = try reader.value("scenario")
         // Names become a directory and column names: only identifiers, as in a scenario file.
         guard ValueReader.isIdentifier(scenario) else { throw reader.error("the scenario name is not an identifier (1 to 100 ASCII letters, digits, '.', '_' and '-', not dots alone)") }
+        // Optional: files written before it was recorded read as before.
+        var reportName: String?
+        if reader.index < reader.lines.count, reader.lines[reader.index].hasPrefix("report ") {
+            let name = try reader.text("report")
+            // It becomes a directory under Reports/: one plain name, never a path.
+            guard isReportName(name) else {
+                throw reader.error("the report name is not a file name (1 to 200 bytes, no '/', no control characters, not '.' or '..')")
+            }
+            reportName = name
+        }
         let fingerprint = try reader.number("fingerprint", UInt64.self)
         let seed = try reader.number("seed", UInt64.self)
         let days = try reader.whole("days", in: 1...ScenarioLimits.maximumDays)
@@ -146,9 +159,17 @@ public enum FleetPartialFile {
             guard try reader.next().isEmpty else { throw reader.error("text after 'end'") }
         }
         return FleetResult(
-            scenario: scenario, description: description, fingerprint: fingerprint, seed: seed, days: days, start: start,
+            scenario: scenario, reportName: reportName, description: description, fingerprint: fingerprint, seed: seed, days: days, start: start,
             utcOffsetSeconds: offset, deviceCount: devices, warmUpDays: warmUpDays, shards: shards, shardCount: shardCount, variants: variants,
             moments: moments)
+    }
+
+    /// A name that `Reports/<name>` keeps inside Reports: what a scenario
+    /// file's base name can be, and short enough for the temporary names
+    /// written beside a report directory.
+    static func isReportName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 200 && name != "." && name != ".."
+            && !name.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
     }
 
     private struct LineReader {

@@ -7,6 +7,12 @@ public struct FleetResult: Equatable, Sendable {
     }
 
     public var scenario: String
+    /// The directory name the unsharded run's report takes without `--out`
+    /// (`Reports/<it>`): the scenario file's base name, which the `name`
+    /// field need not match. Recorded in partial files so that `merge`
+    /// writes where `fleet` writes; nil for a file written before it was
+    /// recorded, and for a result that no command named.
+    public var reportName: String?
     public var description: String
     /// Identifies the scenario file's contents, so partials of different
     /// scenarios (or edited ones) are never merged.
