@@ -12,7 +12,7 @@ struct FleetCommand: Command {
         ScenarioOptions.days,
         ScenarioOptions.threads,
         OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
-        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report (so not with --out)."),
+        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report (so not with --out); an existing file there must be an earlier partial result."),
         ScenarioOptions.out,
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
@@ -87,7 +87,7 @@ struct FleetCommand: Command {
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
         if let partial {
             do {
-                try ReportDirectory.checkFileDestination(partial)
+                try ReportDirectory.checkPartialDestination(partial, inputs: inputFiles)
             } catch {
                 throw CommandError(error)
             }
@@ -105,7 +105,7 @@ struct FleetCommand: Command {
         if let partial {
             // So that merge writes the report where this run would have.
             result.reportName = scenario.baseName
-            try writePartial(FleetPartialFile.render(result), to: partial)
+            try writePartial(FleetPartialFile.render(result), to: partial, inputs: inputFiles)
             if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
             return
         }
@@ -115,6 +115,9 @@ struct FleetCommand: Command {
         console.out(summaryLine(result))
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }
+
+    /// The files this run reads, which its partial result may never replace.
+    var inputFiles: [String] { [scenario.path] + (parameters.map { [$0] } ?? []) }
 
     func summaryLine(_ result: FleetResult) -> String {
         // Each variant's own counts: variants differ in events (a policy that
@@ -230,9 +233,12 @@ enum FleetMemory {
     }
 }
 
-/// Writes a partial result atomically (temporary file, then rename).
-func writePartial(_ text: String, to path: String) throws(CommandError) {
+/// Writes a partial result atomically (temporary file, then rename), once
+/// more checking that it replaces nothing but an earlier partial result
+/// (a long run leaves time for a file to appear there).
+func writePartial(_ text: String, to path: String, inputs: [String]) throws(CommandError) {
     do {
+        try ReportDirectory.checkPartialDestination(path, inputs: inputs)
         try ReportDirectory.writeFile(text, to: path)
     } catch {
         // The same codes as a report directory's: 73 when it cannot be created, 74 when it cannot be written.

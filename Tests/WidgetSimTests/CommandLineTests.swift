@@ -465,6 +465,37 @@ struct CommandLineTests {
         #expect(given.status == 0, "\(given.errors)")
     }
 
+    /// A partial result replaces only an earlier partial result: the
+    /// scenario file the run reads, or any other file, given by a slip to
+    /// --partial, is refused with 73 and left as it was, as a directory
+    /// without a report is refused to --out.
+    @Test func aPartialResultReplacesOnlyAnEarlierPartialResult() throws {
+        let directory = Paths.temporaryDirectory("partial-destination")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenario = directory.appendingPathComponent("mine.json")
+        try FileManager.default.copyItem(atPath: Paths.scenario("fleet-weather"), toPath: scenario.path)
+        let notes = directory.appendingPathComponent("notes.txt")
+        try "precious notes\n".write(to: notes, atomically: true, encoding: .utf8)
+        let original = try Data(contentsOf: scenario)
+        let run = ["fleet", "mine.json", "--devices", "2", "--days", "1", "-q", "--partial"]
+
+        let overInput = try Self.widgetsim(run + ["./mine.json"], in: directory)
+        #expect(overInput.status == 73)
+        #expect(overInput.errors.hasPrefix("error: ./mine.json: cannot write the file there: it is mine.json, which this run reads"), "\(overInput.errors)")
+        #expect(try Data(contentsOf: scenario) == original)
+
+        let overNotes = try Self.widgetsim(run + ["notes.txt"], in: directory)
+        #expect(overNotes.status == 73)
+        #expect(overNotes.errors.hasPrefix("error: notes.txt: cannot write the file there: it is a file but not a widgetsim partial result"), "\(overNotes.errors)")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "precious notes\n")
+
+        for _ in 1...2 {
+            let again = try Self.widgetsim(run + ["part.txt"], in: directory)
+            #expect(again.status == 0, "\(again.errors)")
+        }
+    }
+
     /// A fleet run too large for the machine's memory is refused naming its
     /// scenario file, as every refusal of a run is: exit 65, or 64 when an
     /// option (`--days`, `--threads`) made it too large. (Threads past what

@@ -132,6 +132,36 @@ public enum ReportDirectory {
         return url
     }
 
+    /// Checks, before a fleet run, that its partial result may go to `path`:
+    /// as `checkFileDestination`, and a file already there must be an
+    /// earlier partial result (its first line `FleetPartialFile`'s header),
+    /// never one of `inputs` (the scenario and parameters files the run
+    /// reads, however their paths are spelled). A partial file replaces
+    /// only another, as a report directory replaces only a report: one slip
+    /// of a name must not destroy the user's own file.
+    @discardableResult
+    public static func checkPartialDestination(_ path: String, inputs: [String]) throws(ReportWriteError) -> URL {
+        let url = try checkFileDestination(path)
+        var existing = stat()
+        guard stat(url.path, &existing) == 0 else { return url }
+        for input in inputs {
+            var read = stat()
+            if stat(input, &read) == 0 && read.st_dev == existing.st_dev && read.st_ino == existing.st_ino {
+                throw .cannotCreateFile(path: path, reason: "it is \(input), which this run reads; give another path for the partial result")
+            }
+        }
+        // checkFileDestination left only a regular file here, so reading never blocks.
+        let header = Array((FleetPartialFile.magic + "\n").utf8)
+        let start = FileHandle(forReadingAtPath: url.path).map { handle in
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: header.count)) ?? nil
+        } ?? nil
+        guard let start, Array(start) == header else {
+            throw .cannotCreateFile(path: path, reason: "it is a file but not a widgetsim partial result (its first line is not '\(FleetPartialFile.magic)'), and a partial result replaces only an earlier one; give a new path, or remove the file")
+        }
+        return url
+    }
+
     /// Writes `files` into `directory`, replacing the files of the same names.
     /// Other files there are kept, except those `isStale` names: reports of
     /// the same kind that this run did not write (an earlier run's
