@@ -127,6 +127,25 @@ struct FleetTests {
         #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse("not a partial", file: "x") }
     }
 
+    /// The report prints the scenario's and the variants' descriptions, so
+    /// partials whose descriptions differ (one edited) are refused, naming
+    /// the field: keeping the first file's would make the report depend on
+    /// the order of merge's arguments.
+    @Test func partialsWhoseDescriptionsDifferAreNotMerged() throws {
+        let document = try Self.document(devices: 30, days: 1)
+        let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))
+        let second = try Self.run(document, shard: FleetRun.Shard(index: 1, count: 2))
+        var edited = second
+        edited.description = "EDITED"
+        #expect(first.differences(from: edited) == ["the scenario's 'description' differs"])
+        #expect(throws: FleetMergeError.self) { try FleetResult.merge([first, edited]) }
+        #expect(throws: FleetMergeError.self) { try FleetResult.merge([edited, first]) }
+        var hacked = second
+        hacked.variants[0].description = "HACKED"
+        #expect(first.differences(from: hacked) == ["the 'variant-description' of variant '\(second.variants[0].name)' differs"])
+        #expect(throws: FleetMergeError.self) { try FleetResult.merge([first, hacked]) }
+    }
+
     /// A partial file is input: every number in it is range-checked where it
     /// is read, and merging adds counters without overflow.
     @Test func aPartialFileFromNoRealRunIsRefusedNotTrusted() throws {

@@ -109,6 +109,11 @@ public struct FleetResult: Equatable, Sendable {
         note("UTC offset", utcOffsetSeconds, part.utcOffsetSeconds) { "\($0) s" }
         note("variants", variants.map(\.name), part.variants.map(\.name)) { $0.joined(separator: ", ") }
         if moments != part.moments { found.append("the fleet's moments differ") }
+        // The report prints them, so a merge that kept the first file's would
+        // depend on the order of its arguments. Named, not quoted: they may be long.
+        if description != part.description { found.append("the scenario's 'description' differs") }
+        let otherDescriptions = variants.map(\.name) == part.variants.map(\.name) ? zip(variants, part.variants).filter { $0.description != $1.description } : []
+        for (mine, _) in otherDescriptions { found.append("the 'variant-description' of variant '\(mine.name)' differs") }
         if found.isEmpty && fingerprint != part.fingerprint {
             found.append("the scenario file (or the --parameters file) changed between them")
         }
