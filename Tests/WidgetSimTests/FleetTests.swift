@@ -146,6 +146,26 @@ struct FleetTests {
         #expect(throws: FleetMergeError.self) { try FleetResult.merge([first, hacked]) }
     }
 
+    /// Shard i of n holds the fleet's devices whose index leaves remainder
+    /// i, so a partial's shards fix its device count: a shards line edited
+    /// to claim more shards than ran is refused, not merged into a report
+    /// of the whole fleet that counted a part of it.
+    @Test func aPartialFileWhoseDeviceCountIsNotItsShardsIsRefused() throws {
+        let document = try Self.document(devices: 50, days: 1)
+        let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 3))
+        #expect(first.variants.allSatisfy { $0.aggregate.devices == 17 })
+        let text = FleetPartialFile.render(first)
+        #expect(try FleetPartialFile.parse(text, file: "p.txt") == first)
+        let claimed = text.replacingOccurrences(of: "\nshards 3 0\n", with: "\nshards 3 0,1\n")
+        do {
+            _ = try FleetPartialFile.parse(claimed, file: "p.txt")
+            Issue.record("a partial claiming two shards with one shard's devices was not refused")
+        } catch {
+            guard case .malformed(_, _, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason == "variant '\(first.variants[0].name)' counts 17 devices, but shards 1/3, 2/3 of a fleet of 50 devices hold 34", "\(reason)")
+        }
+    }
+
     /// A partial file is input: every number in it is range-checked where it
     /// is read, and merging adds counters without overflow.
     @Test func aPartialFileFromNoRealRunIsRefusedNotTrusted() throws {

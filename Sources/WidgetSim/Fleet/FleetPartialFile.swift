@@ -106,6 +106,13 @@ public enum FleetPartialFile {
             shards.append(shard)
         }
         guard !shards.isEmpty else { throw reader.error("bad shard list: it is empty") }
+        // Shard i of n holds the devices whose index leaves remainder i, so
+        // the shards named fix how many devices every variant counted: an
+        // edited shards line cannot pass a part of the fleet off as more.
+        let shardDevices = shards.reduce(0) { $0 + devices / shardCount + ($1 < devices % shardCount ? 1 : 0) }
+        let shardNames = shards.count <= 10
+            ? "shard\(shards.count == 1 ? "" : "s") " + shards.map { "\($0 + 1)/\(shardCount)" }.joined(separator: ", ")
+            : "\(shards.count) shards of \(shardCount)"
         let description = try reader.text("description")
         var moments: [FleetResult.Moment] = []
         var variants: [FleetResult.Variant] = []
@@ -134,6 +141,9 @@ public enum FleetPartialFile {
                 throw reader.error("bad counts line: expected 10 whole numbers ≥ 0")
             }
             let c = counts.map { $0! }
+            guard c[0] == shardDevices else {
+                throw reader.error("variant '\(name)' counts \(DisplayText.counted(c[0], "device")), but \(shardNames) of a fleet of \(DisplayText.counted(devices, "device")) hold \(shardDevices)")
+            }
             var aggregate = FleetAggregate(days: days)
             (aggregate.devices, aggregate.widgetDays, aggregate.events) = (c[0], c[1], c[2])
             (aggregate.counts.budgetedReloads, aggregate.counts.freeReloads) = (c[3], c[4])
