@@ -29,7 +29,7 @@ extension ScenarioDecoder {
         if let sleep = object.optional("sleep") { variation.sleep = try decodeClockRange(sleep) }
         if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
         if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
-        if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day) }
+        if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day, from: "the start of the run") }
         if let sets = object.optional("widgetSets") {
             let ids = template.widgets.map(\.id)
             for set in try ScenarioDecoder.nonEmpty(sets, leaveOut: "every device's widgets from the template") {

@@ -43,7 +43,7 @@ extension ScenarioDecoder {
         }
         let taps = try object.optional("tapsPerView")?.probability() ?? 0
         let launches = try object.optional("launchesAppPerView")?.probability() ?? 0
-        let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1) ?? 0
+        let addedAt = try object.optional("addedAt")?.wholeSeconds(maximum: days * Seconds.day - 1, from: "the start of the run") ?? 0
         var widget = WidgetSetup(
             id: id, kind: kind, family: family, app: app, page: page, configuration: configuration,
             provider: provider, truth: truth, tapsPerView: taps, addedAt: addedAt)

@@ -133,7 +133,9 @@ struct ValueReader {
     }
 
     /// A duration in seconds: a number of seconds, or text such as "90s", "15m", "1h30m", "2d", "0.5s".
-    func seconds(minimum: Double = 0, maximum: Double = Double(366 * Seconds.day)) throws(ScenarioError) -> Double {
+    /// `origin` names what an instant given this way counts from ("the
+    /// start of the run" for `addedAt`), for the message that a date is not one.
+    func seconds(minimum: Double = 0, maximum: Double = Double(366 * Seconds.day), from origin: String? = nil) throws(ScenarioError) -> Double {
         let allowed = "a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))"
         let value: Double
         switch node.value {
@@ -144,6 +146,12 @@ struct ValueReader {
             if number != 0 { warnings?.warn(self, ValueReader.bareNumberWarning(literal: literal, seconds: number)) }
         case .string(let text):
             guard let parsed = DurationText.parse(text) else {
+                // Other fields (a script's "at", scheduledChanges) take dates, so
+                // one here is a likely slip, and its "T" is no unknown unit.
+                if ValueReader.looksLikeDate(text) {
+                    let measured = origin.map { "a duration from \($0) (such as \"2d8h\"), not a date" } ?? "a duration (such as \"2d8h\"), not a date"
+                    throw invalid("\"\(text)\" is a date, but this field takes a duration", allowed: "\(measured), or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))")
+                }
                 if let unit = DurationText.unknownUnit(in: text) {
                     throw invalid(
                         "\"\(text)\" has the unit \"\(unit)\", which is not one widgetsim knows",
@@ -161,6 +169,15 @@ struct ValueReader {
         return value
     }
 
+    /// True for text that starts as a date does, "YYYY-MM-DD".
+    static func looksLikeDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(10))
+        guard bytes.count == 10 else { return false }
+        return bytes.indices.allSatisfy { index in
+            index == 4 || index == 7 ? bytes[index] == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+        }
+    }
+
     /// The warning for a duration written as a bare number.
     static func bareNumberWarning(literal: String, seconds: Double) -> String {
         let written = DurationText.format(seconds)
@@ -170,8 +187,8 @@ struct ValueReader {
     }
 
     /// A duration in whole seconds.
-    func wholeSeconds(minimum: Int = 0, maximum: Int = 366 * Seconds.day) throws(ScenarioError) -> Int {
-        let value = try seconds(minimum: Double(minimum), maximum: Double(maximum))
+    func wholeSeconds(minimum: Int = 0, maximum: Int = 366 * Seconds.day, from origin: String? = nil) throws(ScenarioError) -> Int {
+        let value = try seconds(minimum: Double(minimum), maximum: Double(maximum), from: origin)
         guard value == value.rounded() else {
             throw invalid("\(value) s is not a whole number of seconds", allowed: "whole seconds; virtual time has one-second resolution")
         }
