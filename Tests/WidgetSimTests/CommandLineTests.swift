@@ -100,6 +100,42 @@ struct CommandLineTests {
         #expect(reproduced == report)
     }
 
+    /// The reproducing command survives a shell: a path with a space, a
+    /// quote, a `$`, a `|` or a backtick is quoted, and the code span it
+    /// sits in is fenced so that nothing in it ends the span; pasted into
+    /// /bin/sh, it writes the same report.
+    @Test func aSensitivityReportsReproduceCommandSurvivesAShell() throws {
+        let inputs = Paths.temporaryDirectory("sensitivity-quoting")
+        defer { try? FileManager.default.removeItem(at: inputs) }
+        let odd = inputs.appendingPathComponent("my dir")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let scenario = odd.appendingPathComponent("it's $HOME|`x`.json").path
+        try FileManager.default.copyItem(atPath: Paths.scenario("weather"), toPath: scenario)
+        let parameters = odd.appendingPathComponent("p 1.json").path
+        try #"{ "scheduler": { "minimumSpacing": "10m" } }"#.write(toFile: parameters, atomically: true, encoding: .utf8)
+        let first = inputs.appendingPathComponent("first").path
+        let ran = try Self.widgetsim(["sensitivity", scenario, "--parameters", parameters, "--runs", "1", "--trajectories", "0", "--days", "1", "--out", first, "-q"])
+        #expect(ran.status == 0, "\(ran.errors)")
+        let report = try String(contentsOfFile: first + "/sensitivity.md", encoding: .utf8)
+        let marker = "Reproduce with "
+        let afterMarker = try #require(report.range(of: marker)).upperBound
+        let fence = String(report[afterMarker...].prefix { $0 == "`" })
+        #expect(fence == "``", "\(report[afterMarker...].prefix(200))")
+        let spanStart = report.index(afterMarker, offsetBy: fence.count)
+        let spanEnd = try #require(report.range(of: fence, range: spanStart..<report.endIndex)).lowerBound
+        let command = report[spanStart..<spanEnd].trimmingCharacters(in: .whitespaces)
+        #expect(command.hasPrefix("widgetsim sensitivity '\(odd.path)/it'\\''s $HOME|`x`.json' --parameters '\(odd.path)/p 1.json' "), "\(command)")
+
+        let second = inputs.appendingPathComponent("second").path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$0\" " + command.dropFirst("widgetsim ".count) + " --out \"$1\" -q", Paths.binary.path, second]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(try String(contentsOfFile: second + "/sensitivity.md", encoding: .utf8) == report)
+    }
+
     /// An output path that cannot be written is named as given, never by the
     /// scratch paths beside it. /proc refuses new files even to root.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self")))

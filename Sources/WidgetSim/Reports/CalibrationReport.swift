@@ -153,8 +153,10 @@ public struct CalibrationReport {
             lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
         }
         lines.append("")
-        let variantOption = variant.map { " --variant \(DisplayText.markdownCell($0))" } ?? ""
-        lines.append("Use it: `widgetsim simulate \(DisplayText.markdownCell(scenarioArgument ?? c.scenario))\(variantOption) --parameters <this directory>/parameters.json` (also `compare` and `sensitivity`).")
+        // Quoted for a shell, but for the placeholder, which the reader replaces.
+        let variantOption = variant.map { " --variant \(DisplayText.shellQuoted($0))" } ?? ""
+        let command = "widgetsim simulate \(DisplayText.shellQuoted(scenarioArgument ?? c.scenario))\(variantOption) --parameters <this directory>/parameters.json"
+        lines.append("Use it: \(DisplayText.codeSpan(command)) (also `compare` and `sensitivity`).")
         lines.append("")
         if let variantOverrideWarning {
             lines.append("**But:** " + variantOverrideWarning)

@@ -23,6 +23,16 @@ public struct SensitivityReport {
         self.parametersArgument = parametersArgument
     }
 
+    /// The command line that writes this report again, each argument
+    /// quoted as a shell needs it, so that it can be pasted.
+    var reproducingCommand: String {
+        let s = sensitivity
+        var words = ["widgetsim", "sensitivity", DisplayText.shellQuoted(scenarioArgument ?? s.scenario)]
+        if let parametersArgument { words += ["--parameters", DisplayText.shellQuoted(parametersArgument)] }
+        words += ["--runs", "\(s.seeds.count)", "--trajectories", "\(s.trajectories)", "--seed", "\(s.seeds.first ?? 0)", "--days", "\(s.days)"]
+        return words.joined(separator: " ")
+    }
+
     public func files() -> [ReportFile] {
         [
             ReportFile(name: "sensitivity.csv", contents: csv()),
@@ -223,7 +233,7 @@ public struct SensitivityReport {
         out += verdict() + "\n"
         out += "\(DisplayText.counted(s.seeds.count, "replication")) per point and variant on common random numbers (seeds \(s.seeds.map(String.init).joined(separator: ", "))), "
         out += "\(DisplayText.counted(s.days, "day")); \(1 + s.sweeps.reduce(0) { $0 + $1.count }) points one at a time and \(s.walkPoints.count) in the Morris design. "
-        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with `widgetsim sensitivity \(DisplayText.markdownCell(scenarioArgument ?? s.scenario))\(parametersArgument.map { " --parameters \(DisplayText.markdownCell($0))" } ?? "") --runs \(s.seeds.count) --trajectories \(s.trajectories) --seed \(s.seeds.first ?? 0) --days \(s.days)`.\n\n"
+        out += "Ranked as `compare` ranks: within the budget first, then mean staleness. Reproduce with \(DisplayText.codeSpan(reproducingCommand)).\n\n"
 
         if let recommended = s.recommended {
             out += "## One unknown at a time\n\n"

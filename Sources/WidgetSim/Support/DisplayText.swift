@@ -34,6 +34,34 @@ public enum DisplayText {
         singleLine(text).replacing("|", with: "\\|")
     }
 
+    /// `argument` as a POSIX shell reads it back as one word: unchanged
+    /// when it holds only characters no shell treats specially (so plain
+    /// paths and names read as before), else in single quotes, with each
+    /// `'` written `'\''`.
+    public static func shellQuoted(_ argument: String) -> String {
+        let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_@%+=:,./-".unicodeScalars.contains($0)
+        }
+        return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// `text` as one markdown code span, on one line: fenced with more
+    /// backticks than any run inside it (and padded with a space when it
+    /// starts or ends with one), so no character of it can end the span
+    /// early; a `|` needs no escape there, outside a table.
+    public static func codeSpan(_ text: String) -> String {
+        let line = singleLine(text)
+        var longest = 0
+        var run = 0
+        for character in line {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padding = line.hasPrefix("`") || line.hasSuffix("`") ? " " : ""
+        return fence + padding + line + padding + fence
+    }
+
     /// A count with its noun, singular for one: "1 day", "3 days". `plural`
     /// defaults to the noun plus "s".
     public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
