@@ -142,7 +142,7 @@ public enum FleetPartialFile {
             }
             let c = counts.map { $0! }
             guard c[0] == shardDevices else {
-                throw reader.error("variant '\(name)' counts \(DisplayText.counted(c[0], "device")), but \(shardNames) of a fleet of \(DisplayText.counted(devices, "device")) hold \(shardDevices)")
+                throw reader.error("variant '\(name)' counts \(DisplayText.counted(c[0], "device")), but \(shardNames) of a fleet of \(DisplayText.counted(devices, "device")) hold\(shards.count == 1 ? "s" : "") \(shardDevices)")
             }
             var aggregate = FleetAggregate(days: days)
             (aggregate.devices, aggregate.widgetDays, aggregate.events) = (c[0], c[1], c[2])
