@@ -64,7 +64,7 @@ simulate: release
 	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 compare: release
-	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) --out Reports/$(REPORT_NAME)$(if $(WIDGET),-$(subst /,+,$(WIDGET)) --widget $(WIDGET)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) $(if $(WIDGET),--widget $(WIDGET),--out Reports/$(REPORT_NAME)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
 	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(REPORT_NAME) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))

@@ -216,15 +216,16 @@ struct ScenarioReference {
     /// simulate more than `RunLimits.maximumEventsPerAnalysis` events (each
     /// run may pass the per-run limits, and a hundred thousand of them would
     /// not end for days): with the estimate and the options that shrink it,
-    /// and exit 65 (64 when an option given on the command line made it too large).
+    /// and exit 65 (64 when the options given made it too large: `overridden`
+    /// is asked only then, and says whether it would run with the defaults).
     func requireAnalysisWithinLimit(
-        _ work: (runs: Int, events: Double), analysis: String, shrinkWith options: String, overridden: Bool
+        _ work: (runs: Int, events: Double), analysis: String, shrinkWith options: String, overridden: @autoclosure () -> Bool
     ) throws(CommandError) {
         let limit = RunLimits.maximumEventsPerAnalysis
         guard work.events > limit else { return }
         throw CommandError(
             "\(path): \(analysis) would make \(RunLimits.count(Double(work.runs))) runs, about \(RunLimits.count(work.events)) events in all, more than the \(RunLimits.count(limit)) one analysis may; use \(options)",
-            code: overridden ? .usage : .dataError)
+            code: overridden() ? .usage : .dataError)
     }
 
     /// A run that passed `RunLimits` while running: its reports are not written.

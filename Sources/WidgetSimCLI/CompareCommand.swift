@@ -62,13 +62,9 @@ struct CompareCommand: Command {
     var quiet: Bool
     var parameters: String?
     var widget: String?
-    /// True when --runs, --budget-models or --days was given: they, not the
-    /// scenario, decide whether the comparison is too large to run.
-    var optionsGiven: Bool
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
-        optionsGiven = ["runs", "budget-models", "days"].contains { arguments.value($0) != nil }
         runs = try arguments.integer("runs", in: 1...1_000) ?? 10
         noSweep = arguments.has("no-sweep")
         noSensitivity = arguments.has("no-sensitivity")
@@ -98,9 +94,18 @@ struct CompareCommand: Command {
         parameters = arguments.value("parameters")
     }
 
+    /// The runs and events of the ranking, and of the sweep of the other
+    /// unknowns when it runs (`sweep`), estimated before they start.
+    static func estimatedWork(_ document: ScenarioDocument, options: Comparison.Options, sweep: Bool) -> (runs: Int, events: Double) {
+        let ranking = Comparison.estimatedWork(document, options: options)
+        let swept = sweep ? Sensitivity.estimatedWorkCitedByComparison(document, options: options) : (runs: 0, events: 0)
+        return (ranking.runs + swept.runs, ranking.events + swept.events)
+    }
+
     func run(console: Console) throws(CommandError) {
         var outputDirectory = self.outputDirectory
         var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
+        let asLoaded = document
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
@@ -119,13 +124,12 @@ struct CompareCommand: Command {
             if givenDirectory == nil { outputDirectory = "Reports/\(scenario.baseName)-\(label.replacingOccurrences(of: "/", with: "+"))" }
         }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
-        // The sweep of the other unknowns is part of the work whenever it will run.
-        let sweep = !noSensitivity && widget == nil ? Sensitivity.estimatedWorkCitedByComparison(document, options: options) : (runs: 0, events: 0)
-        let ranking = Comparison.estimatedWork(document, options: options)
+        var defaults = Comparison.Options()
+        defaults.budgetModels = [own] + BudgetModel.allCases.filter { $0 != own }
         try scenario.requireAnalysisWithinLimit(
-            (ranking.runs + sweep.runs, ranking.events + sweep.events), analysis: "the comparison",
+            Self.estimatedWork(document, options: options, sweep: !noSensitivity && widget == nil), analysis: "the comparison",
             shrinkWith: "fewer --runs, fewer --budget-models (or --no-sweep), --no-sensitivity, or fewer --days",
-            overridden: optionsGiven)
+            overridden: Self.estimatedWork(asLoaded, options: defaults, sweep: widget == nil).events <= RunLimits.maximumEventsPerAnalysis)
         try checkReportDestination(outputDirectory)
         let comparison = try withProgress("compare \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try Comparison.run(document, options: options) { done, total in progress?.update(done: done, total: total) }

@@ -12,7 +12,7 @@ struct FleetCommand: Command {
         ScenarioOptions.days,
         ScenarioOptions.threads,
         OptionSpec(name: "shard", short: nil, valueName: "i/n", help: "Simulate only shard i of n (devices whose index mod n is i-1); needs --partial."),
-        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report (so not with --out); an existing file there must be an earlier partial result."),
+        OptionSpec(name: "partial", short: nil, valueName: "file", help: "Write the (partial) result to this file for 'widgetsim merge' instead of a report (so not with --out); an existing file there must be an earlier partial result, or empty."),
         ScenarioOptions.out,
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
@@ -103,8 +103,9 @@ struct FleetCommand: Command {
             }
         }
         if let partial {
-            // So that merge writes the report where this run would have.
-            result.reportName = scenario.baseName
+            // So that merge writes the report where this run would have (a
+            // name no directory can take is left out: merge then needs --out).
+            result.reportName = FleetPartialFile.isReportName(scenario.baseName) ? scenario.baseName : nil
             try writePartial(FleetPartialFile.render(result), to: partial, inputs: inputFiles)
             if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
             return
@@ -234,7 +235,7 @@ enum FleetMemory {
 }
 
 /// Writes a partial result atomically (temporary file, then rename), once
-/// more checking that it replaces nothing but an earlier partial result
+/// more checking that it replaces nothing but an earlier partial result (or an empty file)
 /// (a long run leaves time for a file to appear there).
 func writePartial(_ text: String, to path: String, inputs: [String]) throws(CommandError) {
     do {

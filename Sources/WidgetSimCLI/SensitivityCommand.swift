@@ -47,13 +47,9 @@ struct SensitivityCommand: Command {
     var outputDirectory: String
     var parameters: String?
     var quiet: Bool
-    /// True when --runs, --trajectories or --days was given: they, not the
-    /// scenario, decide whether the analysis is too large to run.
-    var optionsGiven: Bool
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         scenario = try ScenarioReference(single: arguments, catalog: catalog)
-        optionsGiven = ["runs", "trajectories", "days"].contains { arguments.value($0) != nil }
         runs = try arguments.integer("runs", in: 1...100) ?? 5
         trajectories = try arguments.integer("trajectories", in: 0...100) ?? 8
         seed = try arguments.seed("seed")
@@ -66,6 +62,7 @@ struct SensitivityCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
+        let asLoaded = document
         try scenario.requireDeviceList(document.base)
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
@@ -77,7 +74,8 @@ struct SensitivityCommand: Command {
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         try scenario.requireAnalysisWithinLimit(
             Sensitivity.estimatedWork(document, options: options), analysis: "the sensitivity analysis",
-            shrinkWith: "fewer --runs or --trajectories, or fewer --days", overridden: optionsGiven)
+            shrinkWith: "fewer --runs or --trajectories, or fewer --days",
+            overridden: Sensitivity.estimatedWork(asLoaded, options: Sensitivity.Options()).events <= RunLimits.maximumEventsPerAnalysis)
         try checkReportDestination(outputDirectory)
         let sensitivity = try withProgress("sensitivity \(document.base.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
             try Sensitivity.run(document, options: options) { done, total in progress?.update(done: done, total: total) }

@@ -183,6 +183,18 @@ struct BadInputTests {
                                 widget: #" "truth": { "randomChangesPerDay": 1000 },"#),
              arguments: ["sensitivity", "bad.json", "--runs", "100"], code: 64,
              message: "bad.json: the sensitivity analysis would make 25200 runs, about 14.9 billion events in all, more than the 5 billion one analysis may; use fewer --runs or --trajectories, or fewer --days"),
+        // Too large with the defaults too: the scenario, not --trajectories, makes it so.
+        Case(name: "analysis too large with the defaults too",
+             scenario: """
+                {
+                  "name": "bad", "days": 366, "variants": [ { "name": "v", "provider": { "policy": "after", "after": "1h" } } ],
+                  "devices": [ { "id": "phone", "widgets": [
+                    { "id": "w", "truth": { "randomChangesPerDay": 10000 }, "provider": { "policy": "atEnd" } },
+                    { "id": "x", "truth": { "randomChangesPerDay": 10000 }, "provider": { "policy": "atEnd" } } ] } ]
+                }
+                """,
+             arguments: ["sensitivity", "bad.json", "--trajectories", "4"], code: 65,
+             message: "bad.json: the sensitivity analysis would make 760 runs, about 5.9 billion events in all, more than the 5 billion one analysis may; use fewer --runs or --trajectories, or fewer --days"),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,
@@ -229,7 +241,7 @@ struct BadInputTests {
         Case(name: "date given for addedAt", scenario: scenario(widget: #" "addedAt": "2026-03-03T08:00","#), arguments: simulate, code: 65,
              message: "bad.json:7:33: field 'devices[0].widgets[0].addedAt': \"2026-03-03T08:00\" is a date, but this field takes a duration; allowed: a duration from the start of the run (such as \"2d8h\"), not a date, or a number of seconds, from 0s to 6d23h59m59s"),
         Case(name: "date given for a duration", scenario: scenario(device: #" "user": { "dayJitter": "2026-03-03" },"#), arguments: simulate, code: 65,
-             message: "bad.json:5:45: field 'devices[0].user.dayJitter': \"2026-03-03\" is a date, but this field takes a duration; allowed: a duration (such as \"2d8h\"), not a date, or a number of seconds, from 0s to 6h"),
+             message: "bad.json:5:45: field 'devices[0].user.dayJitter': \"2026-03-03\" is a date, but this field takes a duration; allowed: a duration (such as \"30m\"), not a date, or a number of seconds, from 0s to 6h"),
         Case(name: "partial result from no real run", scenario: nil, arguments: ["merge", "part.txt", "--out", "merged"], code: 65,
              message: "part.txt:10: not a widgetsim partial result: bad shards line: expected the shard count (1...100000) and the shards it covers", files: ["part.txt": Array(partial(shards: "9223372036854775807 0").utf8)]),
         Case(name: "partial result with more variants than a run has", scenario: nil, arguments: ["merge", "part.txt", "--out", "merged"], code: 65,

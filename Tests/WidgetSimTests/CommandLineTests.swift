@@ -530,6 +530,13 @@ struct CommandLineTests {
             let again = try Self.widgetsim(run + ["part.txt"], in: directory)
             #expect(again.status == 0, "\(again.errors)")
         }
+
+        // An empty file holds nothing to lose: a job script's `mktemp`.
+        let empty = directory.appendingPathComponent("empty.txt")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        let overEmpty = try Self.widgetsim(run + ["empty.txt"], in: directory)
+        #expect(overEmpty.status == 0, "\(overEmpty.errors)")
+        #expect(try String(contentsOf: empty, encoding: .utf8).hasPrefix("widgetsim-fleet-partial 1\n"))
     }
 
     /// A fleet run too large for the machine's memory is refused naming its

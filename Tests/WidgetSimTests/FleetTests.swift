@@ -103,9 +103,11 @@ struct FleetTests {
         let text = FleetPartialFile.render(result)
         #expect(text.contains("\nscenario fleet-weather\nreport my copy\n"))
         #expect(try FleetPartialFile.parse(text, file: "p.txt").reportName == "my copy")
-        for name in ["../../elsewhere", "..", "", "a\\u0007b"] {
+        // A name no directory under Reports/ can take is read as none: merge
+        // then asks for --out, and never refuses shards that took hours.
+        for name in ["../../elsewhere", "..", "", "a\\u0007b", String(repeating: "n", count: 201)] {
             let edited = text.replacingOccurrences(of: "\nreport my copy\n", with: "\nreport \(name)\n")
-            #expect(throws: FleetMergeError.self, "\(name)") { try FleetPartialFile.parse(edited, file: "p.txt") }
+            #expect(try FleetPartialFile.parse(edited, file: "p.txt").reportName == nil, "\(name)")
         }
     }
 

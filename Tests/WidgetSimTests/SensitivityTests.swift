@@ -206,6 +206,29 @@ struct SensitivityTests {
         #expect(Sensitivity.estimatedWork(document, options: options).events > 0)
     }
 
+    /// Each section of a comparison is estimated under its own budget model,
+    /// as it runs: under `unlimited` a widget asking every minute is capped by
+    /// the spacing alone, and makes far more calls than under `paced`.
+    @Test func aComparisonIsEstimatedUnderEachSectionsBudgetModel() throws {
+        var document = try Self.weather()
+        document.base.devices[0].widgets[0].provider = .configured(Self.everyMinute)
+        for index in document.variants.indices { document.variants[index].setup.devices[0].widgets[0].provider = .configured(Self.everyMinute) }
+        func events(_ models: [BudgetModel]) -> Double {
+            var options = Comparison.Options()
+            options.runs = 1
+            options.budgetModels = models
+            return Comparison.estimatedWork(document, options: options).events
+        }
+        #expect(events([.unlimited]) > 2 * events([.paced]))
+        #expect(abs(events([.paced, .unlimited]) - (events([.paced]) + events([.unlimited]))) < 1e-6 * events([.unlimited]))
+    }
+
+    static var everyMinute: ConfiguredProvider.Settings {
+        var settings = ConfiguredProvider.Settings()
+        settings.policy = .after(interval: 60)
+        return settings
+    }
+
     /// A variant over the budget as written may be fresher at every point:
     /// where it beats the recommendation, what changed is that it came within
     /// the budget, and the sentence says so before the gap.
@@ -224,24 +247,34 @@ struct SensitivityTests {
             .hasPrefix("comes within the budget here and is fresher by "))
     }
 
-    /// The ranking as written marks a budget call made within the noise:
-    /// `compare`, with replications of its own, may make it the other way.
+    /// The ranking as written marks a budget call made within the noise that
+    /// the recommendation rests on, as `compare`'s verdict names it: the
+    /// tested variant's, and a fresher one's over the budget. `compare`, with
+    /// replications of its own, may make it the other way.
     @Test func aBudgetCallWithinTheNoiseIsMarkedInTheRankingAsWritten() throws {
         var options = Sensitivity.Options()
         options.runs = 2
         options.trajectories = 0
-        var sensitivity = try Sensitivity.run(try Self.weather(), options: options)
-        let index = sensitivity.baseline.comparison.rows.count - 1
-        var row = sensitivity.baseline.comparison.rows[index]
-        // 0 and 2 requests withheld per widget-day: a mean of 1, the tolerance, inside a wide interval.
-        row.replications[0].counts.withheldRequests = 0
-        row.replications[1].counts.withheldRequests = Int(2 * row.replications[1].widgetDays)
-        row.withinBudget = true
-        sensitivity.baseline.comparison.rows[index] = row
-        #expect(SensitivityReport(sensitivity).markdown().contains("`\(row.variant)` (within the budget by less than the noise)"))
-        row.withinBudget = false
-        sensitivity.baseline.comparison.rows[index] = row
-        #expect(SensitivityReport(sensitivity).markdown().contains("`\(row.variant)` (over the budget by less than the noise)"))
+        let sensitivity = try Sensitivity.run(try Self.weather(), options: options)
+        let recommended = try #require(sensitivity.recommended)
+        /// The ranking line with `variant` withholding 0 and 2 requests per
+        /// widget-day (a mean of 1, the tolerance, inside a wide interval).
+        func ranking(_ variant: String, within: Bool, fresher: Bool) -> String {
+            var edited = sensitivity
+            let index = edited.baseline.comparison.rows.firstIndex { $0.variant == variant }!
+            var row = edited.baseline.comparison.rows[index]
+            for replication in row.replications.indices {
+                row.replications[replication].counts.withheldRequests = replication == 0 ? 0 : Int(2 * row.replications[replication].widgetDays)
+                if fresher { row.replications[replication].counts.stalenessTotal = 0 }
+            }
+            row.withinBudget = within
+            edited.baseline.comparison.rows[index] = row
+            return SensitivityReport(edited).markdown().split(separator: "\n").first { $0.hasPrefix("As written") }.map(String.init) ?? ""
+        }
+        #expect(ranking(recommended, within: true, fresher: false).contains("`\(recommended)` (within the budget by less than the noise)"))
+        let other = try #require(sensitivity.variants.first { $0 != recommended })
+        #expect(ranking(other, within: false, fresher: true).contains("`\(other)` (over the budget by less than the noise)"))
+        #expect(ranking(other, within: false, fresher: false).contains("`\(other)` (over the budget),") || ranking(other, within: false, fresher: false).contains("`\(other)` (over the budget);"))
     }
 
     /// With no recommendation there is nothing to hold: every row's verdict

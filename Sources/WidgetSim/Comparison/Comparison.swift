@@ -91,18 +91,29 @@ public struct Comparison: Sendable {
         r == 0 ? seed : StreamSeed(seed).derived("replication").derived(UInt64(r)).value
     }
 
-    /// Runs the comparison; `progress(done, total)` is called after each run.
-    /// Throws when a run passes `RunLimits` (the first such run in job order).
     /// The runs `run` would make and the events they would simulate in all,
-    /// estimated before it starts (`RunEstimate` of each variant, once per
-    /// budget model and replication): the whole work
-    /// `RunLimits.maximumEventsPerAnalysis` bounds, with the sweep `compare` cites.
+    /// estimated before it starts (`RunEstimate` of each variant under each
+    /// section's budget model, as `run` runs it, once per replication): the
+    /// whole work `RunLimits.maximumEventsPerAnalysis` bounds, with the sweep
+    /// `compare` cites. A model moves the estimate: `unlimited` caps calls
+    /// by the spacing alone.
     public static func estimatedWork(_ document: ScenarioDocument, options: Options) -> (runs: Int, events: Double) {
-        let models = max(1, options.budgetModels.count), replications = max(1, options.runs)
-        let perReplication = document.all.reduce(0) { $0 + RunEstimate($1.setup).events }
-        return (models * document.all.count * replications, perReplication * Double(models * replications))
+        let variants = document.all
+        let models = options.budgetModels.isEmpty ? [document.base.scheduler.budgetModel] : options.budgetModels
+        let replications = max(1, options.runs)
+        var perReplication = 0.0
+        for model in models {
+            for variant in variants {
+                var setup = variant.setup
+                if !variant.setsBudgetModel { setup.scheduler.budgetModel = model }
+                perReplication += RunEstimate(setup).events
+            }
+        }
+        return (models.count * variants.count * replications, perReplication * Double(replications))
     }
 
+    /// Runs the comparison; `progress(done, total)` is called after each run.
+    /// Throws when a run passes `RunLimits` (the first such run in job order).
     public static func run(
         _ document: ScenarioDocument, options: Options, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunLimitExceeded) -> Comparison {

@@ -65,7 +65,8 @@ public struct Sensitivity: Sendable {
         /// The point's runs, ranked as `compare` ranks them (one budget model).
         public var comparison: Comparison
         public var verdict: Verdict
-        /// The best variant within the budget here, if any.
+        /// The best variant within the budget here; nil when none is, or when
+        /// no widget was viewed (zeros of staleness are not freshness).
         public var best: String?
 
         /// The recommended variant's row here.
@@ -86,7 +87,8 @@ public struct Sensitivity: Sendable {
     /// scenario's variants (a push budget when only a variant pushes, say).
     public var relevant: [Bool]
     public var variants: [String]
-    /// The best variant as written; nil when no variant stays within the budget.
+    /// The best variant as written; nil when no variant stays within the
+    /// budget, or no widget was viewed.
     public var recommended: String?
     public var baseline: Point
     /// For each unknown, the points at its `sweepPositions`.

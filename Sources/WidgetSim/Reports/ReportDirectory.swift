@@ -150,6 +150,8 @@ public enum ReportDirectory {
                 throw .cannotCreateFile(path: path, reason: "it is \(input), which this run reads; give another path for the partial result")
             }
         }
+        // An empty file holds nothing to lose (a job script's `mktemp`).
+        if existing.st_size == 0 { return url }
         // checkFileDestination left only a regular file here, so reading never blocks.
         let header = Array((FleetPartialFile.magic + "\n").utf8)
         let start = FileHandle(forReadingAtPath: url.path).map { handle in

@@ -86,11 +86,14 @@ public struct SensitivityReport {
         // this one first.
         let asWritten = s.baseline.comparison.ranking(for: s.baseline.comparison.budgetModels[0])
         out += "As written, with \(DisplayText.counted(s.seeds.count, "replication")) a variant, the variants rank "
-        // A budget call within the noise is marked: `compare`, with its own
-        // replications, may make it the other way and rank otherwise.
+        // A budget call within the noise that the recommendation rests on (its
+        // own, or a fresher variant's over the budget) is marked, as compare's
+        // verdict names it: other replications may make it the other way.
         let tolerance = s.baseline.comparison.withheldTolerance
+        let tested = s.baseline.row(recommended)
         out += asWritten.map { row in
-            let edge = row.isAtTheBudgetsEdge(tolerance: tolerance)
+            let restsOn = row.variant == recommended || (!row.withinBudget && row.meanStaleness.mean < (tested?.meanStaleness.mean ?? 0))
+            let edge = restsOn && row.isAtTheBudgetsEdge(tolerance: tolerance)
             let mark = row.withinBudget ? (edge ? " (within the budget by less than the noise)" : "") : (edge ? " (over the budget by less than the noise)" : " (over the budget)")
             return "`\(row.variant)`" + mark
         }.joined(separator: ", ")

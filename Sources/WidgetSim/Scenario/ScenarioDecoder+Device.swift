@@ -124,12 +124,12 @@ extension ScenarioDecoder {
         return user
     }
 
-    /// 24 relative weights, one per local hour from 00–01, at least one of them positive.
     /// The smallest positive hourly weight: a trillionth of the largest
     /// allowed, far below any shape a user means, and far above where the
     /// rate's division overflows.
     static let smallestHourlyWeight = 1e-9
 
+    /// 24 relative weights, one per local hour from 00–01, at least one of them positive.
     static func hourlyWeights(_ shape: ValueReader) throws(ScenarioError) -> [Double] {
         let values = try shape.array()
         guard values.count == 24 else {

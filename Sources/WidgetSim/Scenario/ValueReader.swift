@@ -149,7 +149,7 @@ struct ValueReader {
                 // Other fields (a script's "at", scheduledChanges) take dates, so
                 // one here is a likely slip, and its "T" is no unknown unit.
                 if ValueReader.looksLikeDate(text) {
-                    let measured = origin.map { "a duration from \($0) (such as \"2d8h\"), not a date" } ?? "a duration (such as \"2d8h\"), not a date"
+                    let measured = origin.map { "a duration from \($0) (such as \"2d8h\"), not a date" } ?? "a duration (such as \"30m\"), not a date"
                     throw invalid("\"\(text)\" is a date, but this field takes a duration", allowed: "\(measured), or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))")
                 }
                 if let unit = DurationText.unknownUnit(in: text) {
