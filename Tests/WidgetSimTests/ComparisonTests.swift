@@ -246,29 +246,14 @@ extension ComparisonTests {
     /// recommendation with it, so the verdict says so for the best variant
     /// and for a fresher one over the budget, and for no other.
     @Test func aBudgetCallWithinTheNoiseIsSaidWhereTheRecommendationRestsOnIt() {
-        func run(withheld: Int, staleness: Int) -> RunMetrics {
-            var metrics = RunMetrics()
-            metrics.widgetDays = 10
-            metrics.counts.withheldRequests = withheld
-            metrics.counts.views = 100
-            metrics.counts.staleViews = 10
-            metrics.counts.stalenessTotal = staleness * 100
-            return metrics
-        }
-        func row(_ name: String, _ runs: [RunMetrics]) -> Comparison.Row {
-            Comparison.Row(
-                variant: name, description: "", policy: "", budgetModel: .paced, replications: runs,
-                withinBudget: Estimate(runs.map(\.withheldPerWidgetDay)).mean <= 1)
-        }
+        let run = { (withheld: Int, staleness: Int) in Self.replication(withheld: withheld, staleness: staleness) }
+        let row = { (name: String, runs: [RunMetrics]) in Self.row(name, runs) }
         // Per widget-day: 0.2 and 1.2 withheld (mean 0.7, its interval holds 1), and so on.
-        let edge = row("edge", [run(withheld: 2, staleness: 60), run(withheld: 12, staleness: 70)])
-        let fresherOver = row("fresher-over", [run(withheld: 6, staleness: 30), run(withheld: 16, staleness: 40)])
-        let staleOver = row("stale-over", [run(withheld: 6, staleness: 300), run(withheld: 16, staleness: 310)])
-        let clear = row("clear", [run(withheld: 0, staleness: 100), run(withheld: 1, staleness: 110)])
-        func verdict(_ rows: [Comparison.Row]) -> String {
-            ComparisonReport(Comparison(
-                scenario: "s", description: "", days: 10, seeds: [1, 2], budgetModels: [.paced], withheldTolerance: 1, rows: rows)).verdict()
-        }
+        let edge = row("edge", [run(2, 60), run(12, 70)])
+        let fresherOver = row("fresher-over", [run(6, 30), run(16, 40)])
+        let staleOver = row("stale-over", [run(6, 300), run(16, 310)])
+        let clear = row("clear", [run(0, 100), run(1, 110)])
+        let verdict = { (rows: [Comparison.Row]) in Self.verdict(rows) }
         let atEdge = verdict([edge, fresherOver, staleOver, clear])
         #expect(atEdge.contains("**At the budget's edge:** `edge` withholds 0.7 "))
         #expect(atEdge.contains("requests per widget-day and counts as within the budget; `fresher-over` withholds 1.1 "))
@@ -282,26 +267,41 @@ extension ComparisonTests {
     /// replication as the staleness is: 18.1 against 18.2 budgeted reloads
     /// a day, each ± 1.3, names no cheaper choice.
     @Test func aCostGapWithinTheNoiseNamesNoCheaperChoice() {
-        func run(budgeted: Int, staleness: Int) -> RunMetrics {
-            var metrics = RunMetrics()
-            metrics.widgetDays = 10
-            metrics.counts.budgetedReloads = budgeted
-            metrics.counts.views = 100
-            metrics.counts.staleViews = 10
-            metrics.counts.stalenessTotal = staleness * 100
-            return metrics
-        }
-        func row(_ name: String, _ runs: [RunMetrics]) -> Comparison.Row {
-            Comparison.Row(variant: name, description: "", policy: "", budgetModel: .paced, replications: runs, withinBudget: true)
-        }
-        func verdict(_ rows: [Comparison.Row]) -> String {
-            ComparisonReport(Comparison(
-                scenario: "s", description: "", days: 10, seeds: [1, 2, 3], budgetModels: [.paced], withheldTolerance: 1, rows: rows)).verdict()
-        }
-        let best = row("best", [run(budgeted: 170, staleness: 60), run(budgeted: 190, staleness: 70), run(budgeted: 180, staleness: 80)])
-        let noisy = row("noisy", [run(budgeted: 190, staleness: 70), run(budgeted: 170, staleness: 60), run(budgeted: 190, staleness: 90)])
-        let costly = row("costly", [run(budgeted: 270, staleness: 70), run(budgeted: 290, staleness: 60), run(budgeted: 280, staleness: 90)])
+        let run = { (budgeted: Int, staleness: Int) in Self.replication(budgeted: budgeted, staleness: staleness) }
+        let row = { (name: String, runs: [RunMetrics]) in Self.row(name, runs) }
+        let verdict = { (rows: [Comparison.Row]) in Self.verdict(rows) }
+        let best = row("best", [run(170, 60), run(190, 70), run(180, 80)])
+        let noisy = row("noisy", [run(190, 70), run(170, 60), run(190, 90)])
+        let costly = row("costly", [run(270, 70), run(290, 60), run(280, 90)])
         #expect(verdict([best, noisy]).contains("Treated as equal, neither is cheaper beyond the noise: `best` makes 18.0 "))
         #expect(verdict([best, costly]).contains("Treated as equal, `best` is also the cheaper choice: 18.0 "))
+    }
+
+    /// One replication of 10 widget-days whose 100 views were 10 % stale,
+    /// with the given counts: for verdicts on numbers chosen by hand.
+    static func replication(withheld: Int = 0, budgeted: Int = 0, staleness: Int) -> RunMetrics {
+        var metrics = RunMetrics()
+        metrics.widgetDays = 10
+        metrics.counts.withheldRequests = withheld
+        metrics.counts.budgetedReloads = budgeted
+        metrics.counts.views = 100
+        metrics.counts.staleViews = 10
+        metrics.counts.stalenessTotal = staleness * 100
+        return metrics
+    }
+
+    /// A variant's row of those replications, within the budget by the tolerance of 1.
+    static func row(_ name: String, _ replications: [RunMetrics]) -> Comparison.Row {
+        Comparison.Row(
+            variant: name, description: "", policy: "", budgetModel: .paced, replications: replications,
+            withinBudget: Estimate(replications.map(\.withheldPerWidgetDay)).mean <= 1)
+    }
+
+    /// The verdict of a comparison of `rows` under `paced`.
+    static func verdict(_ rows: [Comparison.Row]) -> String {
+        let replications = rows.first?.replications.count ?? 1
+        return ComparisonReport(Comparison(
+            scenario: "s", description: "", days: 10, seeds: (0..<replications).map(UInt64.init), budgetModels: [.paced],
+            withheldTolerance: 1, rows: rows)).verdict()
     }
 }

@@ -7,6 +7,15 @@ import Testing
 /// `compare` judges.
 @Suite("Sensitivity")
 struct SensitivityTests {
+    /// Weather's one-at-a-time sweep with 2 replications: a real analysis
+    /// whose report a test edits.
+    static func weatherOneAtATime() throws -> Sensitivity {
+        var options = Sensitivity.Options()
+        options.runs = 2
+        options.trajectories = 0
+        return try Sensitivity.run(try weather(), options: options)
+    }
+
     static func weather(days: Int = 2) throws -> ScenarioDocument {
         var document = try ScenarioLoader.loadDocument(path: Paths.scenario("weather"))
         document.base.days = days
@@ -233,10 +242,7 @@ struct SensitivityTests {
     /// where it beats the recommendation, what changed is that it came within
     /// the budget, and the sentence says so before the gap.
     @Test func aChallengerOverTheBudgetAsWrittenIsSaidToComeWithinIt() throws {
-        var options = Sensitivity.Options()
-        options.runs = 2
-        options.trajectories = 0
-        var sensitivity = try Sensitivity.run(try Self.weather(), options: options)
+        var sensitivity = try Self.weatherOneAtATime()
         let recommended = try #require(sensitivity.recommended)
         let point = try #require(sensitivity.sweeps.first?.first)
         let challenger = try #require(point.comparison.rows.first { $0.variant != recommended && $0.withinBudget }).variant
@@ -252,10 +258,7 @@ struct SensitivityTests {
     /// tested variant's, and a fresher one's over the budget. `compare`, with
     /// replications of its own, may make it the other way.
     @Test func aBudgetCallWithinTheNoiseIsMarkedInTheRankingAsWritten() throws {
-        var options = Sensitivity.Options()
-        options.runs = 2
-        options.trajectories = 0
-        let sensitivity = try Sensitivity.run(try Self.weather(), options: options)
+        let sensitivity = try Self.weatherOneAtATime()
         let recommended = try #require(sensitivity.recommended)
         /// The ranking line with `variant` withholding 0 and 2 requests per
         /// widget-day (a mean of 1, the tolerance, inside a wide interval).
