@@ -13,7 +13,7 @@ struct SimulateCommand: Command {
         ScenarioOptions.days,
         ScenarioOptions.out,
         OptionSpec(name: "trace", short: nil, valueName: nil, help: "Also write trace.json (Chrome trace events; open in ui.perfetto.dev)."),
-        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Also write what the simulated phone would have logged, in the device log format (README: Calibrating from your phone)."),
+        OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Also write what the simulated phone would have logged, in the device log format (README: Calibrating from your phone); an existing file there must be an earlier device log, or empty."),
         OptionSpec(name: "device", short: nil, valueName: "id", help: "The device whose log --device-log writes (default: the scenario's first)."),
         ScenarioOptions.parameters,
         ScenarioOptions.scenarios,
@@ -88,7 +88,7 @@ struct SimulateCommand: Command {
             }
             let file: URL
             do {
-                file = try ReportDirectory.checkFileDestination(deviceLog)
+                file = try ReportDirectory.checkDeviceLogDestination(deviceLog, inputs: inputFiles)
             } catch {
                 throw CommandError(error)
             }
@@ -110,6 +110,8 @@ struct SimulateCommand: Command {
         // so an interruption after it never leaves the log unwritten.
         if let logged, let log {
             do {
+                // Once more: a run leaves time for another file to appear there.
+                try ReportDirectory.checkDeviceLogDestination(logged.path, inputs: inputFiles)
                 try ReportDirectory.writeFile(log.render(), to: logged.path, completesRun: false)
             } catch {
                 throw CommandError(error)
@@ -132,6 +134,9 @@ struct SimulateCommand: Command {
 }
 
 extension SimulateCommand {
+    /// The files this run reads, which its device log may never replace.
+    var inputFiles: [String] { [scenario.path] + (parameters.map { [$0] } ?? []) }
+
     /// Refuses a `--device-log` at or below the `--out` directory (both as
     /// the system resolves them, links and "." included): the log is written
     /// first and the report directory's swap then replaces that directory

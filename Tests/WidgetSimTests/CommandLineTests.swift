@@ -426,6 +426,40 @@ struct CommandLineTests {
         #expect(try String(contentsOf: beside, encoding: .utf8).hasPrefix("time,"), "a device log beside the report directory is written")
     }
 
+    /// A device log replaces only an earlier device log (or an empty file),
+    /// as a partial result replaces only a partial result: naming the
+    /// scenario itself, or a file of one's own, by a slip is refused (73)
+    /// and the file is left as it was.
+    @Test func aDeviceLogReplacesOnlyAnEarlierDeviceLog() throws {
+        let directory = Paths.temporaryDirectory("log-destination")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenario = directory.appendingPathComponent("mine.json")
+        try FileManager.default.copyItem(atPath: Paths.scenario("weather"), toPath: scenario.path)
+        let original = try Data(contentsOf: scenario)
+        let notes = directory.appendingPathComponent("notes.txt")
+        try "precious notes\n".write(to: notes, atomically: true, encoding: .utf8)
+        let run = ["simulate", "mine.json", "--days", "1", "-q", "--out", "day", "--device-log"]
+
+        let overInput = try Self.widgetsim(run + ["./mine.json"], in: directory)
+        #expect(overInput.status == 73)
+        #expect(overInput.errors.hasPrefix("error: ./mine.json: cannot write the file there: it is mine.json, which this run reads; give another path for the device log"), "\(overInput.errors)")
+        #expect(try Data(contentsOf: scenario) == original)
+
+        let overNotes = try Self.widgetsim(run + ["notes.txt"], in: directory)
+        #expect(overNotes.status == 73)
+        #expect(overNotes.errors.hasPrefix("error: notes.txt: cannot write the file there: it is a file but not a widgetsim device log"), "\(overNotes.errors)")
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "precious notes\n")
+
+        let empty = directory.appendingPathComponent("phone.csv")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        for _ in 1...2 {
+            let again = try Self.widgetsim(run + ["phone.csv"], in: directory)
+            #expect(again.status == 0, "\(again.errors)")
+            #expect(try String(contentsOf: empty, encoding: .utf8).hasPrefix("time,event,app,"))
+        }
+    }
+
     /// `calibrate --parameters` writes a parameters.json that carries the
     /// given file's settings beside the identified unknowns, so the "use it"
     /// line, which passes only the new file, keeps them.

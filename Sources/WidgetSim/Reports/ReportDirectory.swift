@@ -133,33 +133,52 @@ public enum ReportDirectory {
     }
 
     /// Checks, before a fleet run, that its partial result may go to `path`:
-    /// as `checkFileDestination`, and a file already there must be an
-    /// earlier partial result (its first line `FleetPartialFile`'s header),
-    /// never one of `inputs` (the scenario and parameters files the run
-    /// reads, however their paths are spelled). A partial file replaces
-    /// only another, as a report directory replaces only a report: one slip
-    /// of a name must not destroy the user's own file.
+    /// as `checkReplaceableFile`, a file already there must be an earlier
+    /// partial result (its first line `FleetPartialFile`'s header).
     @discardableResult
     public static func checkPartialDestination(_ path: String, inputs: [String]) throws(ReportWriteError) -> URL {
+        try checkReplaceableFile(
+            path, inputs: inputs, kind: "partial result", signature: FleetPartialFile.magic + "\n",
+            signatureText: "its first line is not '\(FleetPartialFile.magic)'")
+    }
+
+    /// Checks, before a run, that its device log may go to `path`: as
+    /// `checkReplaceableFile`, a file already there must be an earlier device
+    /// log (its header starts `time,event,app,`, as every version's has).
+    @discardableResult
+    public static func checkDeviceLogDestination(_ path: String, inputs: [String]) throws(ReportWriteError) -> URL {
+        try checkReplaceableFile(
+            path, inputs: inputs, kind: "device log", signature: "time,event,app,",
+            signatureText: "its first line does not start with 'time,event,app,'")
+    }
+
+    /// As `checkFileDestination`, and a file already there must be empty (a
+    /// job script's `mktemp`) or begin with `signature`, an earlier file of
+    /// the same `kind`, and never be one of `inputs` (the scenario and
+    /// parameters files the run reads, however their paths are spelled). A
+    /// file of results replaces only another, as a report directory replaces
+    /// only a report: one slip of a name must not destroy the user's own file.
+    static func checkReplaceableFile(
+        _ path: String, inputs: [String], kind: String, signature: String, signatureText: String
+    ) throws(ReportWriteError) -> URL {
         let url = try checkFileDestination(path)
         var existing = stat()
         guard stat(url.path, &existing) == 0 else { return url }
         for input in inputs {
             var read = stat()
             if stat(input, &read) == 0 && read.st_dev == existing.st_dev && read.st_ino == existing.st_ino {
-                throw .cannotCreateFile(path: path, reason: "it is \(input), which this run reads; give another path for the partial result")
+                throw .cannotCreateFile(path: path, reason: "it is \(input), which this run reads; give another path for the \(kind)")
             }
         }
-        // An empty file holds nothing to lose (a job script's `mktemp`).
         if existing.st_size == 0 { return url }
         // checkFileDestination left only a regular file here, so reading never blocks.
-        let header = Array((FleetPartialFile.magic + "\n").utf8)
+        let expected = Array(signature.utf8)
         let start = FileHandle(forReadingAtPath: url.path).map { handle in
             defer { try? handle.close() }
-            return (try? handle.read(upToCount: header.count)) ?? nil
+            return (try? handle.read(upToCount: expected.count)) ?? nil
         } ?? nil
-        guard let start, Array(start) == header else {
-            throw .cannotCreateFile(path: path, reason: "it is a file but not a widgetsim partial result (its first line is not '\(FleetPartialFile.magic)'), and a partial result replaces only an earlier one; give a new path, or remove the file")
+        guard let start, Array(start) == expected else {
+            throw .cannotCreateFile(path: path, reason: "it is a file but not a widgetsim \(kind) (\(signatureText)), and a \(kind) replaces only an earlier one; give a new path, or remove the file")
         }
         return url
     }
