@@ -228,6 +228,10 @@ struct ScenarioReference {
             code: overridden() ? .usage : .dataError)
     }
 
+    /// The files a run reads, the scenario and a `--parameters` file, which
+    /// no file it writes (a partial result, a device log) may replace.
+    func inputFiles(parameters: String?) -> [String] { [path] + (parameters.map { [$0] } ?? []) }
+
     /// A run that passed `RunLimits` while running: its reports are not written.
     static func stopped(_ error: RunLimitExceeded) -> CommandError {
         CommandError("\(error.description); no reports were written and earlier ones are unchanged", code: .dataError)

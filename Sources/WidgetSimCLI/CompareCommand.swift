@@ -113,7 +113,9 @@ struct CompareCommand: Command {
         var options = Comparison.Options()
         options.runs = runs
         let own = document.base.scheduler.budgetModel
-        options.budgetModels = budgetModels ?? (noSweep ? [own] : [own] + BudgetModel.allCases.filter { $0 != own })
+        // The default sweep: the scenario's own model first, then every other.
+        let everyModel = [own] + BudgetModel.allCases.filter { $0 != own }
+        options.budgetModels = budgetModels ?? (noSweep ? [own] : everyModel)
         if let threads { options.threads = threads }
         if let widget {
             // Named by the widget's label, whichever way it was given (`headlines`
@@ -125,7 +127,7 @@ struct CompareCommand: Command {
         }
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "compare", threads: options.threads, overridden: days != nil)
         var defaults = Comparison.Options()
-        defaults.budgetModels = [own] + BudgetModel.allCases.filter { $0 != own }
+        defaults.budgetModels = everyModel
         try scenario.requireAnalysisWithinLimit(
             Self.estimatedWork(document, options: options, sweep: !noSensitivity && widget == nil), analysis: "the comparison",
             shrinkWith: "fewer --runs, fewer --budget-models (or --no-sweep), --no-sensitivity, or fewer --days",

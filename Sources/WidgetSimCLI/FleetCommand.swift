@@ -87,7 +87,7 @@ struct FleetCommand: Command {
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
         if let partial {
             do {
-                try ReportDirectory.checkPartialDestination(partial, inputs: inputFiles)
+                try ReportDirectory.checkPartialDestination(partial, inputs: scenario.inputFiles(parameters: parameters))
             } catch {
                 throw CommandError(error)
             }
@@ -106,7 +106,7 @@ struct FleetCommand: Command {
             // So that merge writes the report where this run would have (a
             // name no directory can take is left out: merge then needs --out).
             result.reportName = FleetPartialFile.isReportName(scenario.baseName) ? scenario.baseName : nil
-            try writePartial(FleetPartialFile.render(result), to: partial, inputs: inputFiles)
+            try writePartial(FleetPartialFile.render(result), to: partial, inputs: scenario.inputFiles(parameters: parameters))
             if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
             return
         }
@@ -116,9 +116,6 @@ struct FleetCommand: Command {
         console.out(summaryLine(result))
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
     }
-
-    /// The files this run reads, which its partial result may never replace.
-    var inputFiles: [String] { [scenario.path] + (parameters.map { [$0] } ?? []) }
 
     func summaryLine(_ result: FleetResult) -> String {
         // Each variant's own counts: variants differ in events (a policy that
@@ -226,9 +223,8 @@ enum FleetMemory {
     static func check(_ document: ScenarioDocument, threads: Int, file: String, overridden: Bool) throws(CommandError) {
         let bytes = estimate(days: document.base.days, variants: document.all.count, threads: threads)
         if bytes > RunLimits.memoryLimitBytes {
-            let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
             throw CommandError(
-                "\(file): this fleet run (\(DisplayText.counted(document.base.days, "day")) × \(document.all.count) variants × \(threads) threads) would need about \(gib(bytes)) GiB of memory; the limit on this machine is \(gib(RunLimits.memoryLimitBytes)) GiB. Use fewer threads, variants or days",
+                "\(file): this fleet run (\(DisplayText.counted(document.base.days, "day")) × \(document.all.count) variants × \(threads) threads) would need about \(RunLimits.gib(Double(bytes))) GiB of memory; the limit on this machine is \(RunLimits.gib(Double(RunLimits.memoryLimitBytes))) GiB. Use fewer threads, variants or days",
                 code: overridden ? .usage : .dataError)
         }
     }

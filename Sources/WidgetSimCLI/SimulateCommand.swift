@@ -88,7 +88,7 @@ struct SimulateCommand: Command {
             }
             let file: URL
             do {
-                file = try ReportDirectory.checkDeviceLogDestination(deviceLog, inputs: inputFiles)
+                file = try ReportDirectory.checkDeviceLogDestination(deviceLog, inputs: scenario.inputFiles(parameters: parameters))
             } catch {
                 throw CommandError(error)
             }
@@ -111,7 +111,7 @@ struct SimulateCommand: Command {
         if let logged, let log {
             do {
                 // Once more: a run leaves time for another file to appear there.
-                try ReportDirectory.checkDeviceLogDestination(logged.path, inputs: inputFiles)
+                try ReportDirectory.checkDeviceLogDestination(logged.path, inputs: scenario.inputFiles(parameters: parameters))
                 try ReportDirectory.writeFile(log.render(), to: logged.path, completesRun: false)
             } catch {
                 throw CommandError(error)
@@ -134,9 +134,6 @@ struct SimulateCommand: Command {
 }
 
 extension SimulateCommand {
-    /// The files this run reads, which its device log may never replace.
-    var inputFiles: [String] { [scenario.path] + (parameters.map { [$0] } ?? []) }
-
     /// Refuses a `--device-log` at or below the `--out` directory (both as
     /// the system resolves them, links and "." included): the log is written
     /// first and the report directory's swap then replaces that directory

@@ -431,32 +431,41 @@ struct CommandLineTests {
     /// scenario itself, or a file of one's own, by a slip is refused (73)
     /// and the file is left as it was.
     @Test func aDeviceLogReplacesOnlyAnEarlierDeviceLog() throws {
-        let directory = Paths.temporaryDirectory("log-destination")
+        try Self.expectReplacesOnlyItsOwnKind(
+            "log-destination", scenario: "weather", run: ["simulate", "mine.json", "--days", "1", "-q", "--out", "day", "--device-log"],
+            kind: "device log", header: "time,event,app,")
+    }
+
+    /// The rule every file of results keeps (`--partial`, `--device-log`):
+    /// the run's own input, and a file of another kind, given by a slip,
+    /// are refused with 73 and left as they were; a new file, one the same
+    /// command wrote, and an empty file (a job script's `mktemp`) are written.
+    static func expectReplacesOnlyItsOwnKind(_ label: String, scenario name: String, run: [String], kind: String, header: String) throws {
+        let directory = Paths.temporaryDirectory(label)
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let scenario = directory.appendingPathComponent("mine.json")
-        try FileManager.default.copyItem(atPath: Paths.scenario("weather"), toPath: scenario.path)
+        try FileManager.default.copyItem(atPath: Paths.scenario(name), toPath: scenario.path)
         let original = try Data(contentsOf: scenario)
         let notes = directory.appendingPathComponent("notes.txt")
         try "precious notes\n".write(to: notes, atomically: true, encoding: .utf8)
-        let run = ["simulate", "mine.json", "--days", "1", "-q", "--out", "day", "--device-log"]
 
-        let overInput = try Self.widgetsim(run + ["./mine.json"], in: directory)
+        let overInput = try widgetsim(run + ["./mine.json"], in: directory)
         #expect(overInput.status == 73)
-        #expect(overInput.errors.hasPrefix("error: ./mine.json: cannot write the file there: it is mine.json, which this run reads; give another path for the device log"), "\(overInput.errors)")
+        #expect(overInput.errors.hasPrefix("error: ./mine.json: cannot write the file there: it is mine.json, which this run reads; give another path for the \(kind)"), "\(overInput.errors)")
         #expect(try Data(contentsOf: scenario) == original)
 
-        let overNotes = try Self.widgetsim(run + ["notes.txt"], in: directory)
+        let overNotes = try widgetsim(run + ["notes.txt"], in: directory)
         #expect(overNotes.status == 73)
-        #expect(overNotes.errors.hasPrefix("error: notes.txt: cannot write the file there: it is a file but not a widgetsim device log"), "\(overNotes.errors)")
+        #expect(overNotes.errors.hasPrefix("error: notes.txt: cannot write the file there: it is a file but not a widgetsim \(kind)"), "\(overNotes.errors)")
         #expect(try String(contentsOf: notes, encoding: .utf8) == "precious notes\n")
 
-        let empty = directory.appendingPathComponent("phone.csv")
+        let empty = directory.appendingPathComponent("empty.txt")
         FileManager.default.createFile(atPath: empty.path, contents: Data())
-        for _ in 1...2 {
-            let again = try Self.widgetsim(run + ["phone.csv"], in: directory)
-            #expect(again.status == 0, "\(again.errors)")
-            #expect(try String(contentsOf: empty, encoding: .utf8).hasPrefix("time,event,app,"))
+        for file in ["result.txt", "result.txt", "empty.txt"] {
+            let written = try widgetsim(run + [file], in: directory)
+            #expect(written.status == 0, "\(file): \(written.errors)")
+            #expect(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).hasPrefix(header), "\(file)")
         }
     }
 
@@ -540,37 +549,9 @@ struct CommandLineTests {
     /// --partial, is refused with 73 and left as it was, as a directory
     /// without a report is refused to --out.
     @Test func aPartialResultReplacesOnlyAnEarlierPartialResult() throws {
-        let directory = Paths.temporaryDirectory("partial-destination")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let scenario = directory.appendingPathComponent("mine.json")
-        try FileManager.default.copyItem(atPath: Paths.scenario("fleet-weather"), toPath: scenario.path)
-        let notes = directory.appendingPathComponent("notes.txt")
-        try "precious notes\n".write(to: notes, atomically: true, encoding: .utf8)
-        let original = try Data(contentsOf: scenario)
-        let run = ["fleet", "mine.json", "--devices", "2", "--days", "1", "-q", "--partial"]
-
-        let overInput = try Self.widgetsim(run + ["./mine.json"], in: directory)
-        #expect(overInput.status == 73)
-        #expect(overInput.errors.hasPrefix("error: ./mine.json: cannot write the file there: it is mine.json, which this run reads"), "\(overInput.errors)")
-        #expect(try Data(contentsOf: scenario) == original)
-
-        let overNotes = try Self.widgetsim(run + ["notes.txt"], in: directory)
-        #expect(overNotes.status == 73)
-        #expect(overNotes.errors.hasPrefix("error: notes.txt: cannot write the file there: it is a file but not a widgetsim partial result"), "\(overNotes.errors)")
-        #expect(try String(contentsOf: notes, encoding: .utf8) == "precious notes\n")
-
-        for _ in 1...2 {
-            let again = try Self.widgetsim(run + ["part.txt"], in: directory)
-            #expect(again.status == 0, "\(again.errors)")
-        }
-
-        // An empty file holds nothing to lose: a job script's `mktemp`.
-        let empty = directory.appendingPathComponent("empty.txt")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
-        let overEmpty = try Self.widgetsim(run + ["empty.txt"], in: directory)
-        #expect(overEmpty.status == 0, "\(overEmpty.errors)")
-        #expect(try String(contentsOf: empty, encoding: .utf8).hasPrefix("widgetsim-fleet-partial 1\n"))
+        try Self.expectReplacesOnlyItsOwnKind(
+            "partial-destination", scenario: "fleet-weather", run: ["fleet", "mine.json", "--devices", "2", "--days", "1", "-q", "--partial"],
+            kind: "partial result", header: "widgetsim-fleet-partial 1\n")
     }
 
     /// A fleet run too large for the machine's memory is refused naming its

@@ -62,6 +62,14 @@ public struct Comparison: Sendable {
             guard let low = withheld.low, let high = withheld.high else { return false }
             return low <= tolerance && tolerance <= high
         }
+
+        /// True when the recommendation `best` rests on this row's budget
+        /// call and that call is within the noise: the row is the best
+        /// itself, or a fresher one over the budget, at the budget's edge.
+        public func isAtTheBudgetsEdge(under best: Row, tolerance: Double) -> Bool {
+            (variant == best.variant || (!withinBudget && meanStaleness.mean < best.meanStaleness.mean))
+                && isAtTheBudgetsEdge(tolerance: tolerance)
+        }
     }
 
     public var scenario: String

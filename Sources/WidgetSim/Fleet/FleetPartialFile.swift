@@ -131,8 +131,7 @@ public enum FleetPartialFile {
             }
             let needed = FleetAggregate.plannedBytes(days: days, variants: variants.count + 1, inFlight: variants.count + 1) + text.utf8.count
             guard needed <= memoryLimit else {
-                let gib = { (value: Int) in FixedDecimal.format(Double(value) / 1_073_741_824, decimals: 1) }
-                throw .needsTooMuchMemory(file: file, line: reader.index, reason: "merging \(variants.count + 1) variants × \(DisplayText.counted(days, "day")) would need about \(gib(needed)) GiB of memory; the limit on this machine is \(gib(memoryLimit)) GiB (half the memory it may use, at most 8 GiB), as for 'widgetsim fleet'")
+                throw .needsTooMuchMemory(file: file, line: reader.index, reason: "merging \(variants.count + 1) variants × \(DisplayText.counted(days, "day")) would need about \(RunLimits.gib(Double(needed))) GiB of memory; the limit on this machine is \(RunLimits.gib(Double(memoryLimit))) GiB (half the memory it may use, at most 8 GiB), as for 'widgetsim fleet'")
             }
             guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")

@@ -302,10 +302,7 @@ public struct ComparisonReport {
     /// may, say). Empty when there is none, or one replication.
     func budgetEdge(best: Comparison.Row, ranking: [Comparison.Row]) -> String {
         let tolerance = comparison.withheldTolerance
-        let edge = ranking.filter { row in
-            (row.variant == best.variant || (!row.withinBudget && row.meanStaleness.mean < best.meanStaleness.mean))
-                && row.isAtTheBudgetsEdge(tolerance: tolerance)
-        }
+        let edge = ranking.filter { $0.isAtTheBudgetsEdge(under: best, tolerance: tolerance) }
         guard !edge.isEmpty else { return "" }
         let named = edge.enumerated().map { index, row in
             "`\(row.variant)` withholds \(show(row.withheld, decimals: 1))\(index == 0 ? " requests per widget-day" : "") and counts as \(row.withinBudget ? "within" : "over") the budget"

@@ -92,8 +92,7 @@ public struct SensitivityReport {
         let tolerance = s.baseline.comparison.withheldTolerance
         let tested = s.baseline.row(recommended)
         out += asWritten.map { row in
-            let restsOn = row.variant == recommended || (!row.withinBudget && row.meanStaleness.mean < (tested?.meanStaleness.mean ?? 0))
-            let edge = restsOn && row.isAtTheBudgetsEdge(tolerance: tolerance)
+            let edge = tested.map { row.isAtTheBudgetsEdge(under: $0, tolerance: tolerance) } ?? false
             let mark = row.withinBudget ? (edge ? " (within the budget by less than the noise)" : "") : (edge ? " (over the budget by less than the noise)" : " (over the budget)")
             return "`\(row.variant)`" + mark
         }.joined(separator: ", ")

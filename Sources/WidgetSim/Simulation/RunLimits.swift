@@ -106,7 +106,8 @@ public struct RunLimits: Equatable, Sendable {
         return String(Int(value.rounded()))
     }
 
-    static func gib(_ bytes: Double) -> String { FixedDecimal.format(bytes / 1_073_741_824, decimals: 1) }
+    /// "1.5": bytes as GiB, to a tenth, as every memory refusal prints them.
+    public static func gib(_ bytes: Double) -> String { FixedDecimal.format(bytes / 1_073_741_824, decimals: 1) }
 }
 
 /// A run stopped by `RunLimits` before its end.
