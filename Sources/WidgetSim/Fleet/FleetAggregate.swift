@@ -26,14 +26,19 @@ public struct FleetAggregate: Equatable, Sendable {
     public var stalenessHistogram: [Int]
 
     /// The bytes a fleet run or a merge plans on for `variants` variants
-    /// over `days` days: one aggregate per variant kept, `inFlight` more
-    /// being filled (one a thread while running, one a variant while a
-    /// partial file is read), and the per-minute CSV text of every variant
-    /// (about 12 bytes a value). An estimate, not a bound: it is what
-    /// `fleet` and `merge` compare with `RunLimits.memoryLimitBytes`.
-    public static func plannedBytes(days: Int, variants: Int, inFlight: Int) -> Int {
+    /// over `days` days: one aggregate per variant kept throughout, and the
+    /// larger of its two phases. While running or reading, `inFlight` more
+    /// aggregates are being filled (one a thread while running, one a
+    /// variant while a partial file is read) beside `readingBytes` of input
+    /// text; while writing, those are gone and the per-minute CSV text of
+    /// every variant (about 12 bytes a value) is built. An estimate, not a
+    /// bound: it is what `fleet` and `merge` compare with
+    /// `RunLimits.memoryLimitBytes`.
+    public static func plannedBytes(days: Int, variants: Int, inFlight: Int, readingBytes: Int = 0) -> Int {
         let aggregate = (days * 1_440 + stalenessBinCount + reloadBinCount) * 8
-        return aggregate * (inFlight + variants) + days * 1_440 * (40 + 12 * variants) + 64 * 1024 * 1024
+        let filling = aggregate * inFlight + readingBytes
+        let writing = days * 1_440 * (40 + 12 * variants)
+        return aggregate * variants + max(filling, writing) + 64 * 1024 * 1024
     }
 
     public init(days: Int) {
