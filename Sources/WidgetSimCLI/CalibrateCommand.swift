@@ -4,7 +4,7 @@ import WidgetSim
 struct CalibrateCommand: Command {
     static let name = "calibrate"
     static let abstract = "Find the unknowns a real phone's device log can identify, and write a parameters file."
-    static let arguments = "<device-log.csv> --scenario <scenario> [--variant <name>] [--device <id>] [--out <dir>]"
+    static let arguments = "<device-log.csv> --scenario <scenario> [--variant <name>] [--device <id>] [--parameters <file>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "scenario", short: nil, valueName: "scenario", help: "The scenario that describes the phone: its widgets, apps and user (required)."),
         OptionSpec(name: "variant", short: nil, valueName: "name",

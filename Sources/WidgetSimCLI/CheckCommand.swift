@@ -211,15 +211,15 @@ extension CheckCommand {
         let analysis = DeviceLogAnalysis(log)
         var spacing = SchedulerParameters().minimumSpacing
         if let override = overrides.first(where: { $0.row == "minimum_spacing_seconds" }), let seconds = Int(override.text) { spacing = seconds }
-        let days = FixedDecimal.format(Double(analysis.observedSeconds) / Double(Seconds.day), decimals: 1)
-        console.out("\(path): \(DisplayText.counted(analysis.lineCount, "line")), \(DisplayText.counted(analysis.widgets.count, "widget")), \(days) days observed; \(DisplayText.counted(analysis.offGaps, "silence")) over 16h, \(DisplayText.counted(analysis.clockJumps, "clock jump")) back, \(DisplayText.counted(analysis.offsetChanges, "time-zone change"))")
+        let observed = DurationText.span(analysis.observedSeconds)
+        console.out("\(path): \(DisplayText.counted(analysis.lineCount, "line")), \(DisplayText.counted(analysis.widgets.count, "widget")), \(observed) observed; \(DisplayText.counted(analysis.offGaps, "silence")) over 16h, \(DisplayText.counted(analysis.clockJumps, "clock jump")) back, \(DisplayText.counted(analysis.offsetChanges, "time-zone change"))")
         var closest: (widget: String, gap: Int, line: Int)?
         for widget in analysis.widgets {
             let gaps = widget.gaps
             let smallest = gaps.min { $0.seconds < $1.seconds }
             let implied = "\(widget.mostIn24Hours) own calls at most in any 24 h"
             let gapText = smallest.map { "smallest gap \(DurationText.format(Double($0.seconds))) (line \($0.line))" } ?? "no gap"
-            console.out("  \(DisplayText.singleLine(widget.key)): \(widget.scheduledCount + widget.appCalls) calls, \(widget.appCalls) the app's; \(implied); \(gapText)")
+            console.out("  \(DisplayText.singleLine(widget.key)): \(DisplayText.counted(widget.scheduledCount + widget.appCalls, "call")), \(widget.appCalls) the app's; \(implied); \(gapText)")
             if let smallest, smallest.seconds < spacing, closest.map({ smallest.seconds < $0.gap }) ?? true {
                 closest = (widget.key, smallest.seconds, smallest.line)
             }

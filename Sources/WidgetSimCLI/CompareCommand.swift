@@ -5,7 +5,7 @@ import WidgetSim
 struct CompareCommand: Command {
     static let name = "compare"
     static let abstract = "Run a scenario's base and variants on the same seeds and rank them."
-    static let arguments = "<scenario> [--widget <id>] [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--threads <n>] [--seed <n>] [--days <n>] [--out <dir>]"
+    static let arguments = "<scenario> [--widget <id>] [--runs <n>] [--budget-models <list> | --no-sweep] [--no-sensitivity] [--threads <n>] [--seed <n>] [--days <n>] [--parameters <file>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per variant and budget model (1...1000, default 10)."),
         OptionSpec(name: "budget-models", short: nil, valueName: "list",

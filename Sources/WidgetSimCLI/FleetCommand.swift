@@ -5,7 +5,7 @@ import WidgetSim
 struct FleetCommand: Command {
     static let name = "fleet"
     static let abstract = "Simulate a fleet scenario's devices and report server load, reloads and staleness."
-    static let arguments = "<scenario> [--devices <n>] [--seed <n>] [--days <n>] [--threads <n>] [[--shard <i/n>] --partial <file> | --out <dir>]"
+    static let arguments = "<scenario> [--devices <n>] [--seed <n>] [--days <n>] [--parameters <file>] [--threads <n>] [[--shard <i/n>] --partial <file> | --out <dir>]"
     static let options = [
         OptionSpec(name: "devices", short: nil, valueName: "n", help: "Override the number of devices (1...\(FleetSetup.maximumDevices))."),
         ScenarioOptions.seed,
@@ -70,7 +70,7 @@ struct FleetCommand: Command {
     func run(console: Console) throws(CommandError) {
         var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         guard document.base.fleet != nil else {
-            throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)'", code: .usage)
+            throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)', or describe a population with a \"fleet\" section instead of \"devices\" (README, \"Fleets\"; Scenarios/fleet-weather.json is one)", code: .usage)
         }
         if let devices { document.override { $0.population.updateFleet { $0.deviceCount = devices } } }
         if let seed { document.override { $0.seed = seed } }

@@ -4,7 +4,7 @@ import WidgetSim
 struct SensitivityCommand: Command {
     static let name = "sensitivity"
     static let abstract = "Run a scenario's variants over the plausible range of every unknown and say what moves the answer."
-    static let arguments = "<scenario> [--runs <n>] [--trajectories <n>] [--threads <n>] [--seed <n>] [--days <n>] [--out <dir>]"
+    static let arguments = "<scenario> [--runs <n>] [--trajectories <n>] [--threads <n>] [--seed <n>] [--days <n>] [--parameters <file>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "runs", short: "n", valueName: "n", help: "Replications per point and variant (1...100, default 5)."),
         OptionSpec(name: "trajectories", short: nil, valueName: "n", help: "Morris walks over all unknowns at once (0...100, default 8; 0: one at a time only)."),

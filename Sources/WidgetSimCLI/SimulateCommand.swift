@@ -5,7 +5,7 @@ import WidgetSim
 struct SimulateCommand: Command {
     static let name = "simulate"
     static let abstract = "Run a scenario and write its reports."
-    static let arguments = "<scenario> [--variant <name>] [--seed <n>] [--days <n>] [--out <dir>] [--trace] [--device-log <file> [--device <id>]] [--quiet]"
+    static let arguments = "<scenario> [--variant <name>] [--seed <n>] [--days <n>] [--parameters <file>] [--out <dir>] [--trace] [--device-log <file> [--device <id>]] [--quiet]"
     static let options = [
         OptionSpec(name: "variant", short: nil, valueName: "name",
                    help: "Run this variant of the scenario (as 'compare' names it) instead of the base (default --out: Reports/<scenario>-<name>)."),

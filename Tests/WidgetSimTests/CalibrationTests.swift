@@ -439,6 +439,23 @@ struct CalibrationTests {
         #expect(widget == "mine systemSmall")
     }
 
+    /// Every widget that asks unlike the log's is named, in the log's order:
+    /// fixing the first alone and calibrating again would meet the next.
+    @Test func everyWidgetAskingUnlikeTheLogsIsNamed() throws {
+        var log = try Self.analysis(ofCalls: Array(repeating: .never, count: 30), key: "home")
+        log.widgets += try Self.analysis(ofCalls: Array(repeating: .never, count: 30), key: "lock").widgets
+        log.widgets += try Self.analysis(ofCalls: Array(repeating: .after, count: 30), key: "watch").widgets
+        var simulated = try Self.analysis(ofCalls: Array(repeating: .after, count: 30), key: "home")
+        simulated.widgets += try Self.analysis(ofCalls: Array(repeating: .after, count: 30), key: "lock").widgets
+        simulated.widgets += try Self.analysis(ofCalls: Array(repeating: .after, count: 30), key: "watch").widgets
+        let flagged = Calibration.policyMismatches(log, simulated: [simulated]).map { mismatch -> String in
+            switch mismatch {
+            case .policy(let widget, _, _, _, _), .wait(let widget, _, _): return widget
+            }
+        }
+        #expect(flagged == ["home systemSmall", "lock systemSmall"])
+    }
+
     /// A policy that changes with the hour has a median that flips between
     /// its modes from one log to the next: the medians are judged against the
     /// other side's central 80 %, so the same widget is not flagged.

@@ -306,6 +306,34 @@ struct FleetTests {
         #expect(!FleetReport(try Self.run(try Self.document(devices: 20, days: 1))).markdown().contains("over budget"))
     }
 
+    /// A fleet's load rests on the scheduler's guesses (`extraTimelineCalls`
+    /// alone can triple it), so fleet.md names the parameters the base ran
+    /// under and what each variant changes, and a partial file carries them
+    /// to `merge`: two runs under different settings do not read alike.
+    @Test func aFleetReportNamesTheSchedulerParametersItRanUnder() throws {
+        let text = """
+        { "name": "guesses", "seed": 1, "days": 1, "scheduler": { "extraTimelineCalls": { "min": 0, "max": 4 } },
+          "fleet": { "devices": 4, "warmUpDays": 0,
+            "device": {
+              "pages": [ { "name": "home", "viewsPerDay": 20 } ],
+              "widgets": [ { "id": "w", "page": "home", "provider": { "policy": "after", "after": "1h" } } ] } },
+          "variants": [ { "name": "same", "provider": { "after": "30m" } },
+                        { "name": "paced-less", "scheduler": { "pacingWindow": "12h", "pushBudget": "free" } } ] }
+        """
+        let result = try Self.run(try ScenarioLoader.decodeDocument(text, file: "guesses.json"))
+        let report = FleetReport(result).markdown()
+        #expect(report.contains("| extraTimelineCalls | 0–4 | F18 [gap] |"), "\(report)")
+        #expect(report.contains("| pacingWindow | 18h | F8, F10 [gap] |"))
+        #expect(report.contains("`paced-less` runs under pacingWindow 12h, pushBudget free."))
+        #expect(!report.contains("`same` runs under"))
+        let read = try FleetPartialFile.parse(FleetPartialFile.render(result), file: "p.txt")
+        #expect(read.variants.map(\.scheduler) == result.variants.map(\.scheduler))
+        #expect(read.variants[0].scheduler.count == SchedulerParameters.catalogue.count)
+        var edited = read
+        edited.variants[2].scheduler[0].value = "unlimited"
+        #expect(result.differences(from: edited) == ["the scheduler settings of variant 'paced-less' differ"])
+    }
+
     /// A fleet template's scripted instants and truth changes known in
     /// advance are instants of the measured run, as moments are: the
     /// warm-up days before it do not move them a day early.

@@ -230,9 +230,12 @@ public struct Calibration: Sendable {
     public var estimates: [Finding]
     public var fitted: SchedulerParameters
     public var fit: [FitRow]
-    /// How the scenario's widget asks for reloads unlike the log's, when it
-    /// does: then every estimate describes another widget's phone.
-    public var policyMismatch: PolicyMismatch?
+    /// How each of the scenario's widgets that asks for reloads unlike the
+    /// log's does so, in the log's widget order: then every estimate
+    /// describes another widget's phone.
+    public var policyMismatches: [PolicyMismatch]
+    /// The first of `policyMismatches`, if any.
+    public var policyMismatch: PolicyMismatch? { policyMismatches.first }
     public var options: Options
 
     /// The fields fitted (identified, or bounded with the scenario's value
@@ -545,7 +548,7 @@ public struct Calibration: Sendable {
         }
         return Calibration(scenario: setup.name, logFile: logFile, device: setup.devices[device].id, days: setup.days, analysis: analysis,
                            estimates: estimates, fitted: parameters, fit: fit,
-                           policyMismatch: policyMismatch(analysis, simulated: fittedRuns), options: options)
+                           policyMismatches: policyMismatches(analysis, simulated: fittedRuns), options: options)
     }
 
     /// The fewest calls of a widget, on the log's side, that the policy
@@ -567,27 +570,34 @@ public struct Calibration: Sendable {
     /// The unknowns are fitted to the scenario's widgets, so a mismatch makes
     /// every estimate one for some other phone.
     static func policyMismatch(_ analysis: DeviceLogAnalysis, simulated runs: [DeviceLogAnalysis]) -> PolicyMismatch? {
-        for widget in analysis.widgets {
-            let twins = runs.flatMap { $0.widgets.filter { $0.key == widget.key } }
-            guard !twins.isEmpty else { continue }
-            var simulatedCalls = [Int](repeating: 0, count: widget.callsByPolicy.count)
-            for twin in twins {
-                for index in simulatedCalls.indices { simulatedCalls[index] += twin.callsByPolicy[index] }
+        policyMismatches(analysis, simulated: runs).first
+    }
+
+    /// Every widget's mismatch, as `policyMismatch` judges each, in the log's widget order.
+    static func policyMismatches(_ analysis: DeviceLogAnalysis, simulated runs: [DeviceLogAnalysis]) -> [PolicyMismatch] {
+        analysis.widgets.compactMap { policyMismatch(of: $0, simulated: runs) }
+    }
+
+    private static func policyMismatch(of widget: DeviceLogAnalysis.Widget, simulated runs: [DeviceLogAnalysis]) -> PolicyMismatch? {
+        let twins = runs.flatMap { $0.widgets.filter { $0.key == widget.key } }
+        guard !twins.isEmpty else { return nil }
+        var simulatedCalls = [Int](repeating: 0, count: widget.callsByPolicy.count)
+        for twin in twins {
+            for index in simulatedCalls.indices { simulatedCalls[index] += twin.callsByPolicy[index] }
+        }
+        if widget.callsByPolicy.reduce(0, +) >= minimumCallsToCheck, simulatedCalls.reduce(0, +) >= minimumCallsToCheck {
+            let observed = commonest(widget.callsByPolicy), simulated = commonest(simulatedCalls)
+            let simulatedShare = share(of: observed, in: simulatedCalls), observedShare = share(of: simulated, in: widget.callsByPolicy)
+            if simulatedShare < 0.1 || observedShare < 0.1 {
+                let names = DeviceLog.TimelinePolicyName.allCases
+                return .policy(widget: widget.key, observed: names[observed], simulatedShare: simulatedShare,
+                               simulated: names[simulated], observedShare: observedShare)
             }
-            if widget.callsByPolicy.reduce(0, +) >= minimumCallsToCheck, simulatedCalls.reduce(0, +) >= minimumCallsToCheck {
-                let observed = commonest(widget.callsByPolicy), simulated = commonest(simulatedCalls)
-                let simulatedShare = share(of: observed, in: simulatedCalls), observedShare = share(of: simulated, in: widget.callsByPolicy)
-                if simulatedShare < 0.1 || observedShare < 0.1 {
-                    let names = DeviceLog.TimelinePolicyName.allCases
-                    return .policy(widget: widget.key, observed: names[observed], simulatedShare: simulatedShare,
-                                   simulated: names[simulated], observedShare: observedShare)
-                }
-            }
-            if widget.askedWaits.count >= minimumCallsToCheck, let observed = AskedWaits(widget.askedWaits),
-               let simulated = AskedWaits(twins.flatMap(\.askedWaits)),
-               simulated.excludes(observed.median) || observed.excludes(simulated.median) {
-                return .wait(widget: widget.key, observed: observed, simulated: simulated)
-            }
+        }
+        if widget.askedWaits.count >= minimumCallsToCheck, let observed = AskedWaits(widget.askedWaits),
+           let simulated = AskedWaits(twins.flatMap(\.askedWaits)),
+           simulated.excludes(observed.median) || observed.excludes(simulated.median) {
+            return .wait(widget: widget.key, observed: observed, simulated: simulated)
         }
         return nil
     }

@@ -29,6 +29,8 @@ public enum FleetPartialFile {
             let a = variant.aggregate
             lines.append("variant \(variant.name)")
             lines.append("variant-description \(JSONText.escaped(variant.description))")
+            // Zero or more: files written before they were recorded read as before.
+            for setting in variant.scheduler { lines.append("setting \(setting.name) \(JSONText.escaped(setting.value))") }
             let c = a.counts
             lines.append("counts \(a.devices) \(a.widgetDays) \(a.events) \(c.budgetedReloads) \(c.freeReloads) \(c.withheldRequests) \(c.timeouts) \(c.views) \(c.staleViews) \(c.stalenessTotal)")
             lines.append("requests-per-minute " + sparse(a.requestsPerMinute))
@@ -136,6 +138,13 @@ public enum FleetPartialFile {
             }
             guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")
+            var scheduler: [FleetResult.Setting] = []
+            while reader.index < reader.lines.count, reader.lines[reader.index].hasPrefix("setting ") {
+                guard scheduler.count < SchedulerParameters.catalogue.count else {
+                    throw reader.error("more 'setting' lines than the \(SchedulerParameters.catalogue.count) scheduler parameters")
+                }
+                scheduler.append(try reader.setting(try reader.next()))
+            }
             let counts = try reader.value("counts").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }
             guard counts.count == 10, counts.allSatisfy({ $0 != nil }) else {
                 throw reader.error("bad counts line: expected 10 whole numbers ≥ 0")
@@ -161,7 +170,7 @@ public enum FleetPartialFile {
             guard aggregate.counts.staleViews <= aggregate.counts.views, aggregate.counts.staleViews > 0 || aggregate.counts.stalenessTotal == 0 else {
                 throw reader.error("the counts of variant '\(name)' contradict each other: \(aggregate.counts.staleViews) stale views of \(aggregate.counts.views) views, \(aggregate.counts.stalenessTotal) seconds of staleness")
             }
-            variants.append(FleetResult.Variant(name: name, description: variantDescription, aggregate: aggregate))
+            variants.append(FleetResult.Variant(name: name, description: variantDescription, aggregate: aggregate, scheduler: scheduler))
         }
         guard !variants.isEmpty else { throw reader.error("no variant before 'end'") }
         // Nothing follows 'end' but the final line break: more is a damaged or concatenated file.
@@ -209,6 +218,17 @@ public enum FleetPartialFile {
                 throw error("bad moment line: expected 'moment <seconds within the run> <label>'")
             }
             return FleetResult.Moment(at: at, label: label)
+        }
+
+        /// "setting <parameter> <value with JSON string escapes>", naming a
+        /// parameter of the catalogue.
+        func setting(_ line: String) throws(FleetMergeError) -> FleetResult.Setting {
+            let fields = line.dropFirst(8).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            guard fields.count == 2, SchedulerParameters.catalogue.contains(where: { $0.name == fields[0] }),
+                  case .string(let value)? = try? JSONParser.parse("\"" + fields[1] + "\"").value else {
+                throw error("bad setting line: expected 'setting <scheduler parameter> <value>'")
+            }
+            return FleetResult.Setting(name: String(fields[0]), value: value)
         }
 
         /// A value written with JSON string escapes.

@@ -4,6 +4,18 @@ public struct FleetResult: Equatable, Sendable {
         public var name: String
         public var description: String
         public var aggregate: FleetAggregate
+        /// The scheduler parameters the variant ran under, in the
+        /// catalogue's order, as reports print them: a fleet's server load
+        /// rests on them (`extraTimelineCalls` alone can triple it), so the
+        /// report says which it assumed. Empty when read from a partial
+        /// file written before they were recorded.
+        public var scheduler: [Setting] = []
+    }
+
+    /// One scheduler parameter's name and value, as reports print it.
+    public struct Setting: Equatable, Sendable {
+        public var name: String
+        public var value: String
     }
 
     public var scenario: String
@@ -48,7 +60,8 @@ public struct FleetResult: Equatable, Sendable {
         var variants: [Variant] = []
         for (index, variant) in document.all.enumerated() {
             let aggregate = try FleetRun.run(variant.setup, options: options) { done in progress?(index, done) }
-            variants.append(Variant(name: variant.name, description: variant.description, aggregate: aggregate))
+            let scheduler = variant.setup.scheduler.describedRows.map { Setting(name: $0.name, value: $0.value) }
+            variants.append(Variant(name: variant.name, description: variant.description, aggregate: aggregate, scheduler: scheduler))
         }
         return FleetResult(
             scenario: base.name, description: base.description, fingerprint: fingerprint, seed: base.seed, days: base.days,
@@ -114,6 +127,10 @@ public struct FleetResult: Equatable, Sendable {
         if description != part.description { found.append("the scenario's 'description' differs") }
         let otherDescriptions = variants.map(\.name) == part.variants.map(\.name) ? zip(variants, part.variants).filter { $0.description != $1.description } : []
         for (mine, _) in otherDescriptions { found.append("the 'variant-description' of variant '\(mine.name)' differs") }
+        // The report prints them too; the fingerprint would catch a changed
+        // --parameters file, but not an edited partial file.
+        let otherSettings = variants.map(\.name) == part.variants.map(\.name) ? zip(variants, part.variants).filter { $0.scheduler != $1.scheduler } : []
+        for (mine, _) in otherSettings { found.append("the scheduler settings of variant '\(mine.name)' differ") }
         if found.isEmpty && fingerprint != part.fingerprint {
             found.append("the scenario file (or the --parameters file) changed between them")
         }

@@ -100,27 +100,34 @@ public struct CalibrationReport {
     /// Why the estimates may describe another widget, in a sentence; nil
     /// when the scenario's widget asks for reloads as the log's does.
     public var policyWarning: String? {
-        guard let mismatch = calibration.policyMismatch else { return nil }
-        let what: String
-        let widget: String
-        switch mismatch {
-        case .policy(let key, let observed, let simulatedShare, let simulated, let observedShare):
-            widget = key
-            func percent(_ share: Double) -> String { FixedDecimal.format(100 * share, decimals: 0) + " %" }
-            what = "most of the log's calls return `\(observed.rawValue)` (\(percent(simulatedShare)) of the scenario's simulated calls do), "
-                + "most of the simulated calls `\(simulated.rawValue)` (\(percent(observedShare)) of the log's calls do)"
-        case .wait(let key, let observed, let simulated):
-            widget = key
-            func text(_ waits: Calibration.AskedWaits) -> String {
-                // Signed: an `after` date already past asks for a negative wait.
-                func duration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }
-                return "a median \(duration(waits.median)) (80 % of them from \(duration(waits.low)) to \(duration(waits.high)))"
+        let mismatches = calibration.policyMismatches
+        guard !mismatches.isEmpty else { return nil }
+        // Every widget that asks unlike the log's is named: fixing the
+        // first alone and calibrating again would meet the next.
+        let sentences = mismatches.map { mismatch -> String in
+            let what: String
+            let widget: String
+            switch mismatch {
+            case .policy(let key, let observed, let simulatedShare, let simulated, let observedShare):
+                widget = key
+                func percent(_ share: Double) -> String { FixedDecimal.format(100 * share, decimals: 0) + " %" }
+                what = "most of the log's calls return `\(observed.rawValue)` (\(percent(simulatedShare)) of the scenario's simulated calls do), "
+                    + "most of the simulated calls `\(simulated.rawValue)` (\(percent(observedShare)) of the log's calls do)"
+            case .wait(let key, let observed, let simulated):
+                widget = key
+                func text(_ waits: Calibration.AskedWaits) -> String {
+                    // Signed: an `after` date already past asks for a negative wait.
+                    func duration(_ seconds: Double) -> String { EstimateText.signedDuration(seconds) }
+                    return "a median \(duration(waits.median)) (80 % of them from \(duration(waits.low)) to \(duration(waits.high)))"
+                }
+                what = "the log's calls ask for a reload \(text(observed)) after the call (`reload_after`), the scenario's simulated calls \(text(simulated))"
             }
-            what = "the log's calls ask for a reload \(text(observed)) after the call (`reload_after`), the scenario's simulated calls \(text(simulated))"
+            return "The scenario's widget `\(DisplayText.markdownCell(widget))` does not ask for reloads as the log's does: \(what). "
         }
-        return "The scenario's widget `\(DisplayText.markdownCell(widget))` does not ask for reloads as the log's does: \(what). "
-            + "The unknowns are fitted to the scenario's widget, so the estimates describe another widget: "
-            + "describe the log's widget in the scenario (its provider's policy and spacing), or pick the variant that does with --variant, and calibrate again."
+        let several = mismatches.count > 1
+        return sentences.joined()
+            + "The unknowns are fitted to the scenario's widget\(several ? "s" : ""), so the estimates describe another \(several ? "phone's widgets" : "widget"): "
+            + "describe the log's widget\(several ? "s" : "") in the scenario (\(several ? "their providers' policies" : "its provider's policy") and spacing), or pick the variant that does with --variant, and calibrate again."
     }
 
     public func markdown() -> String {
@@ -164,8 +171,7 @@ public struct CalibrationReport {
         }
         lines.append("## The log")
         lines.append("")
-        let days = FixedDecimal.format(Double(a.observedSeconds) / Double(Seconds.day), decimals: 1)
-        lines.append("Device `\(DisplayText.markdownCell(c.device))`: \(DisplayText.counted(a.lineCount, "line")), \(DisplayText.counted(a.widgets.count, "widget")), \(days) days observed; \(DisplayText.counted(a.offGaps, "silence")) longer than \(DurationText.format(Double(c.options.analysis.offGap))) (phone off), \(DisplayText.counted(a.clockJumps, "clock jump")) back, \(DisplayText.counted(a.offsetChanges, "time-zone change")).")
+        lines.append("Device `\(DisplayText.markdownCell(c.device))`: \(DisplayText.counted(a.lineCount, "line")), \(DisplayText.counted(a.widgets.count, "widget")), \(DurationText.span(a.observedSeconds)) observed; \(DisplayText.counted(a.offGaps, "silence")) longer than \(DurationText.format(Double(c.options.analysis.offGap))) (phone off), \(DisplayText.counted(a.clockJumps, "clock jump")) back, \(DisplayText.counted(a.offsetChanges, "time-zone change")).")
         lines.append("")
         lines.append("| widget | calls | the app's | WidgetKit's own | most own in 24 h | smallest own gap |")
         lines.append("|---|--:|--:|--:|--:|--:|")

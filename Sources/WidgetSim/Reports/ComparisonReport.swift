@@ -161,7 +161,7 @@ public struct ComparisonReport {
         out += """
             ## How to read this comparison
 
-            - *within budget* means the variant withheld at most \(DurationText.plain(comparison.withheldTolerance)) request per widget-day on average: it asks for no more reloads than WidgetKit grants. A variant over budget may look fresh in theory but spends its day waiting for budget.
+            - *within budget* means the variant withheld at most \(DurationText.plain(comparison.withheldTolerance)) request per widget-day on average: its requests rarely found the budget spent. It does not mean the variant got every reload it asked for: under `paced` (the default model) a request that waits for its turn is slowed, not withheld, so a policy that asks more often than its budget allows can be within budget and still get far fewer reloads than it asks for (`budgeted reloads` says how many it got; a simulation's `reloads.csv` shows each call's wait). A variant over budget keeps asking after its budget is spent, and its requests wait for the trailing 24 hours to make room.
             - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
             - *provider calls* are the requests each widget sends your server per day.
             - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.

@@ -161,6 +161,7 @@ public struct FleetReport {
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
         for variant in result.variants { out += "| \(variant.name) | \(DisplayText.markdownCell(variant.description)) |\n" }
+        out += schedulerSection()
         out += """
 
             ## How to read this report
@@ -172,6 +173,28 @@ public struct FleetReport {
             - The run is deterministic: the same scenario and seed give the same bytes, whatever the number of threads or shards.
 
             """
+        return out
+    }
+
+    /// The scheduler parameters the base ran under, and what each variant
+    /// changes: the load rests on them, and two runs with different
+    /// `--parameters` files must not read alike.
+    func schedulerSection() -> String {
+        var out = "\n## Scheduler parameters\n\n"
+        guard let base = result.variants.first, !base.scheduler.isEmpty else {
+            return out + "Not recorded: the partial results were written by a widgetsim that did not record them.\n"
+        }
+        out += "Apple publishes ranges, not the algorithm; each rule is a parameter, and the load rests on them (`extraTimelineCalls`, a guess, multiplies the requests of every refresh). [gap] marks a default that no published figure pins down. `widgetsim sensitivity` on a scenario that lists such a device one by one shows how far each moves its server requests.\n\n"
+        out += "| parameter | value | rests on |\n|---|---|---|\n"
+        let catalogue = SchedulerParameters.catalogue
+        for setting in base.scheduler {
+            let fact = catalogue.first { $0.name == setting.name }?.restsOn ?? ""
+            out += "| \(setting.name) | \(DisplayText.markdownCell(setting.value)) | \(fact) |\n"
+        }
+        for variant in result.variants.dropFirst() {
+            let changed = zip(base.scheduler, variant.scheduler).filter { $0 != $1 }.map { "\($1.name) \(DisplayText.markdownCell($1.value))" }
+            if !changed.isEmpty { out += "\n`\(variant.name)` runs under " + changed.joined(separator: ", ") + ".\n" }
+        }
         return out
     }
 

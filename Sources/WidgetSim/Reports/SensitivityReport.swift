@@ -145,14 +145,21 @@ public struct SensitivityReport {
             let low = top.staleness.enumerated().min { $0.element < $1.element }!
             let high = top.staleness.enumerated().max { $0.element < $1.element }!
             let positions = unknown.sweepPositions
-            out += "**What matters most for `\(recommended)`: `\(unknown.name)`**, which moves its mean staleness from "
+            out += "**What matters most for `\(recommended)`, one unknown at a time: `\(unknown.name)`**, which moves its mean staleness from "
             out += "\(EstimateText.duration(low.element)) (\(unknown.describe(positions[low.offset]))) to "
             out += "\(EstimateText.duration(high.element)) (\(unknown.describe(positions[high.offset])))"
             let next = ranked.dropFirst().prefix(2).filter { $0.span > 0 }
             if !next.isEmpty {
                 out += "; then " + next.map { "`\(s.unknowns[$0.index].name)` (\(EstimateText.duration($0.span)))" }.joined(separator: " and ")
             }
-            out += ".\n\n"
+            out += "."
+            if !walk.isEmpty {
+                // The Morris table below orders the unknowns by their effect
+                // with all of them moving, which can differ: a knob that moves
+                // little alone may matter beside another.
+                out += " With every unknown moving at once, the order can differ: see μ* under *All unknowns at once*."
+            }
+            out += "\n\n"
         }
         // How far the headline numbers move.
         out += "**Headline numbers of `\(recommended)` across every point** (lowest – highest): "

@@ -51,19 +51,32 @@ public enum DurationText {
         return nil
     }
 
-    /// A short human form: "90s", "15m", "1h30m", "2d".
+    /// A short human form: "90s", "15m", "1h30m", "2d", "2h0m51s".
+    ///
+    /// Units run from the largest to the smallest that is not zero, with
+    /// none skipped between: "2h51s" for 2 h 0 min 51 s read as 2 h 51 min
+    /// in a column beside "2h2m58s", so it is written "2h0m51s".
     public static func format(_ seconds: Double) -> String {
         // A fraction is written in plain digits, never with an exponent
         // ("1e-05s"), which `parse` would not read back.
         guard seconds == seconds.rounded(), seconds >= 0, seconds < 1e12 else { return "\(decimal(seconds))s" }
-        var remaining = Int(seconds)
-        if remaining == 0 { return "0s" }
-        var text = ""
-        for (unit, suffix) in [(Seconds.day, "d"), (Seconds.hour, "h"), (Seconds.minute, "m"), (1, "s")] where remaining >= unit {
-            text += "\(remaining / unit)\(suffix)"
-            remaining %= unit
-        }
-        return text
+        let whole = Int(seconds)
+        if whole == 0 { return "0s" }
+        let parts = [
+            (whole / Seconds.day, "d"), (whole % Seconds.day / Seconds.hour, "h"),
+            (whole % Seconds.hour / Seconds.minute, "m"), (whole % Seconds.minute, "s"),
+        ]
+        let first = parts.firstIndex { $0.0 > 0 }!
+        let last = parts.lastIndex { $0.0 > 0 }!
+        return parts[first...last].map { "\($0.0)\($0.1)" }.joined()
+    }
+
+    /// How long a log spans: "6.9 days" from a day on, its duration
+    /// ("1h12m") under a day, where "0.0 days" would say nothing.
+    public static func span(_ seconds: Int) -> String {
+        seconds < Seconds.day
+            ? format(Double(max(0, seconds)))
+            : FixedDecimal.format(Double(seconds) / Double(Seconds.day), decimals: 1) + " days"
     }
 
     /// A finite number in plain decimal digits, without an exponent or a
