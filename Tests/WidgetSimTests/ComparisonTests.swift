@@ -34,6 +34,33 @@ struct ComparisonTests {
         return try Comparison.run(try document(), options: options)
     }
 
+    /// Rates per widget-day count a widget's days from the one it is added
+    /// on (as daily.csv does): a widget added on the last day of seven
+    /// withholds its requests on that one day, not on a seventh of it each
+    /// day, and one never added counts none. The same in a fleet.
+    @Test func aWidgetDayIsADayTheWidgetExists() throws {
+        let text = """
+        { "name": "late", "days": 8, "devices": [ { "id": "p", "widgets": [
+            { "id": "first", "provider": { "policy": "after", "after": "1h" } },
+            { "id": "last", "addedAt": "6d12h", "provider": { "policy": "after", "after": "1h" } },
+            { "id": "never", "addedAt": "7d", "provider": { "policy": "after", "after": "1h" } } ] } ] }
+        """
+        // Run for 7 days, as `--days 7` would: the third widget is never added.
+        var setup = try ScenarioLoader.decodeDocument(text, file: "late.json").base
+        setup.days = 7
+        let metrics = try RunMetrics.measure(setup)
+        #expect(metrics.widgets.map(\.widgetDays) == [7, 1, 0])
+        #expect(metrics.widgetDays == 8)
+        let fleet = """
+        { "name": "late-fleet", "days": 3, "fleet": { "devices": 5, "warmUpDays": 1, "addedWithin": "0s", "device": {
+            "pages": [ { "name": "home", "viewsPerDay": 20 } ],
+            "widgets": [ { "id": "w", "page": "home", "addedAt": "2d12h", "provider": { "policy": "after", "after": "1h" } } ] } } }
+        """
+        // Added 2.5 days after the simulated start, 1.5 after the measured one: on 2 of its 3 days.
+        let aggregate = try FleetRun.run(try ScenarioLoader.decodeDocument(fleet, file: "late-fleet.json").base, options: FleetRun.Options())
+        #expect(aggregate.widgetDays == 10)
+    }
+
     @Test func studentTQuantilesMatchTheTables() {
         #expect(StudentT.quantile975(degreesOfFreedom: 1) == 12.706)
         #expect(StudentT.quantile975(degreesOfFreedom: 30) == 2.042)

@@ -41,6 +41,26 @@ struct FreshnessTests {
         #expect(figures.hours.enumerated().allSatisfy { $0.offset == 7 || $0.element.views == 0 })
     }
 
+    /// A widget added later, as `addedAt` says, fetches the changes made
+    /// before it on its first call: only changes from its adding on have a
+    /// time to fresh, and a widget never added has none.
+    @Test func onlyChangesAfterAWidgetIsAddedHaveATimeToFresh() throws {
+        let text = """
+        { "name": "late", "days": 4, "devices": [ { "id": "p", "widgets": [
+            { "id": "late", "addedAt": "2d", "provider": { "policy": "after", "after": "15m" }, "truth": { "randomChangesPerDay": 24 } },
+            { "id": "never", "addedAt": "3d", "provider": { "policy": "after", "after": "15m" }, "truth": { "randomChangesPerDay": 24 } } ] } ] }
+        """
+        // Run for 3 days, as `--days 3` would: the second widget is never added.
+        var setup = try ScenarioLoader.decodeDocument(text, file: "late.json").base
+        setup.days = 3
+        let collector = try Simulation.run(setup)
+        #expect(collector.contentChanges.contains { $0.widget == 0 })
+        #expect(collector.contentChanges.allSatisfy { $0.widget == 0 && $0.time >= 2 * Seconds.day })
+        let summary = SummaryReport(writer: ReportWriter(setup: setup, collector: collector)).render()
+        #expect(summary.contains("for a widget added later, over its days from the one it was added on"))
+        #expect(summary.contains("| p | never | after(15m), 1 entry | 0.0 | 0.0 | 0.0 | 0 | 0 | 0 | 0.0% | – | – | – | 0 | – | – |"), "\(summary)")
+    }
+
     @Test func summaryLabelsTotalsAsTotalsAndMeansAsPerDay() throws {
         let setup = try CalibrationTests.phone(after: "1h", days: 2)
         let summary = SummaryReport(writer: ReportWriter(setup: setup, collector: try Simulation.run(setup))).render()

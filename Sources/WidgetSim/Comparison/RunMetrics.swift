@@ -10,7 +10,8 @@ public struct RunMetrics: Equatable, Sendable {
     public var stalenessP50 = 0
     public var stalenessP95 = 0
     public var stalenessMax = 0
-    /// Each widget's own metrics, in setup order; `widgetDays` of each is the run's days.
+    /// Each widget's own metrics, in setup order; `widgetDays` of each is
+    /// the run's days from the day it was added (`WidgetSetup.daysInRun`).
     public var widgets: [RunMetrics] = []
 
     public var budgetedPerWidgetDay: Double { rate(counts.budgetedReloads) }
@@ -27,7 +28,7 @@ public struct RunMetrics: Equatable, Sendable {
     /// Runs `setup` and measures it.
     public static func measure(_ setup: SimulationSetup) throws(RunLimitExceeded) -> RunMetrics {
         let observer = try Simulation.run(setup, observer: MetricsObserver(setup))
-        return observer.metrics(days: setup.days)
+        return observer.metrics()
     }
 }
 
@@ -36,6 +37,8 @@ public struct RunMetrics: Equatable, Sendable {
 struct MetricsObserver: SimulationObserver {
     /// The index in `perWidget` of each device's first widget.
     let firstWidget: [Int]
+    /// Each widget's days in the run, in `perWidget`'s order.
+    let widgetDays: [Int]
     var perWidget: [EventCounts]
     var staleness: [[Int]]
     private var keptViews = 0
@@ -48,6 +51,7 @@ struct MetricsObserver: SimulationObserver {
             total += device.widgets.count
         }
         firstWidget = first
+        widgetDays = setup.devices.flatMap { $0.widgets.map { $0.daysInRun(of: setup.days) } }
         perWidget = Array(repeating: EventCounts(), count: total)
         staleness = Array(repeating: [], count: total)
     }
@@ -67,7 +71,7 @@ struct MetricsObserver: SimulationObserver {
 
     var keptBytes: Int { keptViews * Int(RunEstimate.bytesPerComparedView) }
 
-    func metrics(days: Int) -> RunMetrics {
+    func metrics() -> RunMetrics {
         func measured(_ counts: EventCounts, widgetDays: Double, sortedStaleness sorted: [Int]) -> RunMetrics {
             var result = RunMetrics()
             result.counts = counts
@@ -78,10 +82,10 @@ struct MetricsObserver: SimulationObserver {
             return result
         }
         let widgets = perWidget.indices.map { index in
-            measured(perWidget[index], widgetDays: Double(days), sortedStaleness: staleness[index].sorted())
+            measured(perWidget[index], widgetDays: Double(widgetDays[index]), sortedStaleness: staleness[index].sorted())
         }
         let total = perWidget.reduce(into: EventCounts()) { sum, counts in sum.add(counts) }
-        var result = measured(total, widgetDays: Double(perWidget.count * days), sortedStaleness: staleness.flatMap { $0 }.sorted())
+        var result = measured(total, widgetDays: Double(widgetDays.reduce(0, +)), sortedStaleness: staleness.flatMap { $0 }.sorted())
         result.widgets = widgets
         return result
     }

@@ -207,9 +207,15 @@ struct FleetObserver: SimulationObserver {
     mutating func dayStarted(_ record: DayStartRecord) {}
 
     /// Adds the device just run to the totals and readies the per-day counters for the next.
-    mutating func finishDevice(widgets: Int, events: Int) {
+    mutating func finishDevice(_ device: DeviceSetup, events: Int) {
         totals.devices += 1
-        totals.widgetDays += widgets * deviceDayReloads.count
+        // A widget counts the measured days from the one it is added on:
+        // its `addedAt` counts from the simulated start, before the warm-up.
+        let days = deviceDayReloads.count
+        for widget in device.widgets {
+            let added = max(0, widget.addedAt - warmUp)
+            if added < days * Seconds.day { totals.widgetDays += days - added / Seconds.day }
+        }
         totals.events += events
         for day in deviceDayReloads.indices {
             totals.reloadsPerDeviceDay[min(FleetAggregate.reloadBinCount - 1, deviceDayReloads[day])] += 1

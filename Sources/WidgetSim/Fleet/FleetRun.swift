@@ -54,7 +54,7 @@ public enum FleetRun {
             do throws(RunLimitExceeded) {
                 return .success(try Simulation.run(simulated, devices: mine, observer: FleetObserver(days: setup.days, warmUp: warmUp)) {
                     observer, device, events in
-                    observer.finishDevice(widgets: device.widgets.count, events: events)
+                    observer.finishDevice(device, events: events)
                     counter.increment()
                 }.aggregate)
             } catch {

@@ -20,12 +20,14 @@ struct SummaryReport {
         out += "| budget model | \(setup.scheduler.budgetModel.rawValue) |\n\n"
 
         out += "## Widgets\n\n"
-        out += "Columns marked /day are means per day over the \(setup.days) simulated days; the others are totals over the run. Every provider call is a server request when the provider fetches, so reloads/day is also the widget's load on its server. Staleness percentiles are over all views, a fresh view counting as 0. *Time to fresh* runs from an unforeseen content change (a tap's action, a move, a pushed or random change) to the end of the first call after it that produced a timeline: how long until the widget can show it.\n\n"
+        let addedLater = setup.devices.contains { $0.widgets.contains { $0.daysInRun(of: setup.days) < setup.days } }
+        out += "Columns marked /day are means per day over the \(setup.days) simulated days\(addedLater ? " (for a widget added later, over its days from the one it was added on, as `compare` counts them)" : ""); the others are totals over the run. Every provider call is a server request when the provider fetches, so reloads/day is also the widget's load on its server. Staleness percentiles are over all views, a fresh view counting as 0. *Time to fresh* runs from an unforeseen content change (a tap's action, a move, a pushed or random change) to the end of the first call after it that produced a timeline: how long until the widget can show it.\n\n"
         out += "| device | widget | policy | reloads (server requests)/day | budgeted/day | free/day | withheld (total) | timed out (total) | views (total) | stale views | staleness p50 | staleness p95 | staleness max | unforeseen content changes (total) | time to fresh p50 | time to fresh p95 |\n"
         out += "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
-        let days = Double(setup.days)
         for (deviceIndex, device) in setup.devices.enumerated() {
             for (widgetIndex, widget) in device.widgets.enumerated() {
+                // A widget never added has no days and no reloads: 0 a day.
+                let days = Double(max(1, widget.daysInRun(of: setup.days)))
                 let total = writer.totals.total(device: deviceIndex, widget: widgetIndex)
                 let sorted = writer.totals.staleness[deviceIndex][widgetIndex]
                 let reloads = total.requests

@@ -358,7 +358,11 @@ extension DeviceSimulator {
     mutating func recordContentChange(of widget: Int) {
         widgets[widget].callContext.releaseSchedule()
         widgets[widget].truth.recordUnpredictableChange(at: now)
-        observer.contentChanged(ContentChangeRecord(time: now, device: deviceIndex, widget: widget))
+        // Before the widget is added, its first call fetches the change: no
+        // time to fresh to measure, and a widget never added has none.
+        if widgets[widget].added {
+            observer.contentChanged(ContentChangeRecord(time: now, device: deviceIndex, widget: widget))
+        }
     }
 
     /// The widget's truth changes unpredictably; the app hears of it as configured.

@@ -345,6 +345,16 @@ public struct WidgetSetup: Sendable {
     /// When the user adds the widget.
     public var addedAt: SimTime
 
+    /// The days of a run of `days` days, counted from its start, on which
+    /// the widget exists: from the day it is added (that day counts whole,
+    /// as daily.csv gives it a row) to the end; none if it is never added.
+    /// Rates per widget-day divide by these, not by the run's days: a
+    /// widget added on the last day withholds its requests on that one day.
+    public func daysInRun(of days: Int) -> Int {
+        let added = max(0, addedAt)
+        return added >= days * Seconds.day ? 0 : days - added / Seconds.day
+    }
+
     public init(
         id: String,
         kind: String,
