@@ -280,6 +280,24 @@ struct SensitivityTests {
         #expect(ranking(other, within: false, fresher: false).contains("`\(other)` (over the budget),") || ranking(other, within: false, fresher: false).contains("`\(other)` (over the budget);"))
     }
 
+    /// Where no variant stays within the budget, none is best and none beats
+    /// the recommendation, but it does not hold either: it goes over the
+    /// budget there, and both reports say so, as `compare` says of such a
+    /// budget model.
+    @Test func whereNoVariantStaysWithinTheBudgetTheRecommendationDoesNotHold() throws {
+        var sensitivity = try Self.weatherOneAtATime()
+        let recommended = try #require(sensitivity.recommended)
+        var point = try #require(sensitivity.sweeps.first?.first)
+        for index in point.comparison.rows.indices { point.comparison.rows[index].withinBudget = false }
+        #expect(Sensitivity.best(in: point.comparison) == nil)
+        #expect(Sensitivity.verdict(of: recommended, in: point.comparison, best: nil) == .overBudget)
+        point.verdict = .overBudget
+        sensitivity.sweeps[0][0] = point
+        let unknown = sensitivity.unknowns[0].name
+        #expect(SensitivityReport(sensitivity).markdown().contains("It goes over the budget, as every variant does, at `\(unknown)` at "))
+        #expect(ComparisonReport.sensitivitySentence(sensitivity).contains("**goes over the budget**, as every variant does, when `\(unknown)` is "))
+    }
+
     /// With no recommendation there is nothing to hold: every row's verdict
     /// is empty, not "holds".
     @Test func withoutARecommendationNoPointHasAVerdict() throws {

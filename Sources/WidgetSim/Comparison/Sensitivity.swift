@@ -47,6 +47,10 @@ public struct Sensitivity: Sendable {
         /// Another variant is better beyond the noise (or the recommendation
         /// withholds more than the tolerance).
         case flips(to: String)
+        /// The recommendation withholds more than the tolerance, and so does
+        /// every other variant: nothing stays within the budget here (as
+        /// `compare` says of a budget model where "no variant stays within budget").
+        case overBudget
 
         public var label: String {
             switch self {
@@ -54,6 +58,7 @@ public struct Sensitivity: Sendable {
             case .holds: return "holds"
             case .ties(let other): return "ties with \(other)"
             case .flips(let other): return "flips to \(other)"
+            case .overBudget: return "over budget, as every variant"
             }
         }
     }
@@ -232,7 +237,13 @@ public struct Sensitivity: Sendable {
     /// The recommendation's fate at a point whose best variant is `best`.
     static func verdict(of recommended: String?, in comparison: Comparison, best: Comparison.Row?) -> Verdict {
         guard let recommended else { return .untested }
-        guard let best, best.variant != recommended else { return .holds }
+        guard let best else {
+            // No best here: no widget was viewed (nothing to rank, so nothing
+            // beats it), or no variant stays within the budget, this one included.
+            let own = comparison.rows.first { $0.variant == recommended }
+            return comparison.hasViews(for: comparison.budgetModels[0]) && own.map({ !$0.withinBudget }) == true ? .overBudget : .holds
+        }
+        guard best.variant != recommended else { return .holds }
         guard let own = comparison.rows.first(where: { $0.variant == recommended }), own.withinBudget else {
             return .flips(to: best.variant)
         }

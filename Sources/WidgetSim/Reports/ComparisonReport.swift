@@ -364,6 +364,19 @@ public struct ComparisonReport {
         if !flips.isEmpty {
             parts.append("**flips** " + Self.list(clauses(flips, preposition: "to"), lastSeparator: ", and "))
         }
+        let overBudget = challenges.filter { $0.verdict == .overBudget }
+        if !overBudget.isEmpty {
+            // No variant beats it there, but none stays within the budget either.
+            var named: [Int] = []
+            for challenge in overBudget where !named.contains(challenge.unknown) { named.append(challenge.unknown) }
+            let conditions = named.map { index in
+                "`\(unknowns[index].name)` is " + overBudget.filter { $0.unknown == index }.map { challenge -> String in
+                    let value = unknowns[index].describe(challenge.position)
+                    return value.contains(",") ? "(\(value))" : value
+                }.joined(separator: " or ")
+            }
+            parts.append("**goes over the budget**, as every variant does, when \(Self.list(conditions, lastSeparator: ", or "))")
+        }
         if !ties.isEmpty {
             let runs = sensitivity.seeds.count
             let noise = runs > 1 ? "within the noise of \(runs) replications" : "with one replication, whose noise is unknown"

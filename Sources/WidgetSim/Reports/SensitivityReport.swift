@@ -104,22 +104,33 @@ public struct SensitivityReport {
         // One at a time.
         var flips: [String] = []
         var ties: [String] = []
+        var overBudget: [String] = []
         for challenge in s.oneAtATimeChallenges {
             let at = "`\(s.unknowns[challenge.unknown].name)` at \(value(challenge.unknown, at: challenge.position))"
             switch challenge.verdict {
             case .holds, .untested: break
             case .ties(let other): ties.append("\(at) (`\(other)` ties)")
             case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(challenge.point, from: other, to: recommended)))")
+            case .overBudget: overBudget.append(at)
             }
         }
-        if flips.isEmpty {
+        // Where nothing stays within the budget, no variant beats it, but it
+        // does not hold either: it withholds more than the tolerance there.
+        let overBudgetText = overBudget.isEmpty ? ""
+            : "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; ")).\n\n"
+        if flips.isEmpty && overBudget.isEmpty {
             out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
             out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which can change this scenario's runs)"
             out += ties.isEmpty ? ".\n\n" : "; \(tiesNoise) it ties at \(ties.joined(separator: "; ")).\n\n"
+        } else if flips.isEmpty {
+            out += "**`\(recommended)` does not stay within the budget over every unknown.** "
+            out += overBudgetText.dropLast(2)
+            out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
         } else {
             out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better\(s.seeds.count > 1 ? " beyond the noise" : "") at "
             out += flips.joined(separator: "; ") + "."
             out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
+            out += overBudgetText
         }
         // All at once.
         let walk = s.walkPoints
@@ -131,12 +142,12 @@ public struct SensitivityReport {
             out += s.seeds.count > 1
                 ? "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
                 : "ties at \(tied) (with one replication, whose noise is unknown) and is beaten at \(flipped.count)"
-            if flipped.isEmpty {
-                out += ".\n\n"
-            } else {
+            if !flipped.isEmpty {
                 let winners = orderedCounts(flipped).map { "`\($0.name)` \($0.count)" }.joined(separator: ", ")
-                out += " (\(winners)), most often when " + flipConditions() + ".\n\n"
+                out += " (\(winners)), most often when " + flipConditions()
             }
+            let over = walk.filter { $0.verdict == .overBudget }.count
+            out += over == 0 ? ".\n\n" : "; at \(over) it goes over the budget, as every variant does.\n\n"
         }
         // What matters most.
         let ranked = sweeps.sorted { $0.span != $1.span ? $0.span > $1.span : $0.index < $1.index }
