@@ -67,6 +67,23 @@ struct FleetCommand: Command {
         quiet = arguments.has("quiet")
     }
 
+    /// Refuses, before it starts, a run (or shard) whose variants together
+    /// would simulate more than `RunLimits.maximumEventsPerFleetRun` events,
+    /// naming the shards that would bring each under it: 64 when `--devices`
+    /// or `--days` made it too large, 65 when the scenario is.
+    func requireFleetWithinLimit(_ document: ScenarioDocument, overridden: Bool) throws(CommandError) {
+        let fleetDevices = document.base.fleet?.deviceCount ?? 0
+        guard fleetDevices > 0 else { return }
+        let mine = Double(shard.devices(of: fleetDevices).underestimatedCount)
+        let events = document.all.reduce(0.0) { $0 + RunEstimate($1.setup).events } * mine / Double(fleetDevices)
+        let limit = RunLimits.maximumEventsPerFleetRun
+        guard events > limit else { return }
+        let shards = min(FleetPartialFile.maximumShards, Int((events * Double(shard.count) / limit).rounded(.up)))
+        throw CommandError(
+            "\(scenario.path): \(shard.count > 1 ? "this shard" : "this fleet run") would simulate about \(RunLimits.count(events)) events over its \(DisplayText.counted(document.all.count, "variant")), more than the \(RunLimits.count(limit)) one fleet process may (about two hours on 2 cores); split it into at least \(shards) shards with --shard i/\(shards) --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days",
+            code: overridden ? .usage : .dataError)
+    }
+
     func run(console: Console) throws(CommandError) {
         var document = try scenario.loadDocument(parameters: parameters, warningsTo: quiet ? nil : console)
         guard document.base.fleet != nil else {
@@ -85,6 +102,7 @@ struct FleetCommand: Command {
         options.shard = shard
         try FleetMemory.check(document, threads: options.threads, file: scenario.path, overridden: days != nil || threads != nil)
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
+        try requireFleetWithinLimit(document, overridden: days != nil || devices != nil)
         if let partial {
             do {
                 try ReportDirectory.checkPartialDestination(partial, inputs: scenario.inputFiles(parameters: parameters))

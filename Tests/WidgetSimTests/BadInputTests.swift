@@ -195,6 +195,27 @@ struct BadInputTests {
                 """,
              arguments: ["sensitivity", "bad.json", "--trajectories", "4"], code: 65,
              message: "bad.json: the sensitivity analysis would make 760 runs, about 5.9 billion events in all, more than the 5 billion one analysis may; use fewer --runs or --trajectories, or fewer --days"),
+        // A fleet within every per-device limit could still run for weeks.
+        // `--out` names a file, which the run would refuse (73) only after
+        // the limit check: without it, the case fails at once, not in weeks.
+        Case(name: "fleet past the event limit",
+             scenario: """
+                {
+                  "name": "bad", "days": 366,
+                  "fleet": { "devices": 10000000, "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } }
+                }
+                """,
+             arguments: ["fleet", "bad.json", "--out", "bad.json"], code: 65,
+             message: "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
+        Case(name: "fleet past the event limit by --devices",
+             scenario: """
+                {
+                  "name": "bad", "days": 366,
+                  "fleet": { "devices": 1000, "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } }
+                }
+                """,
+             arguments: ["fleet", "bad.json", "--devices", "10000000", "--out", "bad.json"], code: 64,
+             message: "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,
