@@ -219,7 +219,7 @@ extension CheckCommand {
             let smallest = gaps.min { $0.seconds < $1.seconds }
             let implied = "\(widget.mostIn24Hours) own calls at most in any 24 h"
             let gapText = smallest.map { "smallest gap \(DurationText.format(Double($0.seconds))) (line \($0.line))" } ?? "no gap"
-            console.out("  \(DisplayText.singleLine(widget.key)): \(DisplayText.counted(widget.scheduledCount + widget.appCalls, "call")), \(widget.appCalls) the app's; \(implied); \(gapText)")
+            console.out("  \(DisplayText.singleLine(widget.key)): \(DisplayText.counted(widget.callCount, "call")), \(widget.appCalls) the app's; \(implied); \(gapText)")
             if let smallest, smallest.seconds < spacing, closest.map({ smallest.seconds < $0.gap }) ?? true {
                 closest = (widget.key, smallest.seconds, smallest.line)
             }

@@ -439,6 +439,26 @@ struct CalibrationTests {
         #expect(widget == "mine systemSmall")
     }
 
+    /// After the clock is set back, the calls of the two sides overlap on
+    /// the wall clock: the most in any 24 hours is counted on each side of
+    /// the jump alone, never over both. And every call counts as a call,
+    /// the first (the widget's adding) too.
+    @Test func callsAcrossAClockJumpAreNotCountedInOneDay() throws {
+        var text = DeviceLog.header.joined(separator: ",") + "\n"
+        for (start, count) in [(0, 24), (30, 24)] {
+            for hour in 0..<count {
+                let day = 2 + hour / 24, h = hour % 24
+                let time = "2026-03-0\(day)T\(h < 10 ? "0" : "")\(h):\(start == 0 ? "00" : "30"):00Z"
+                text += "\(time),timeline,app,k,systemSmall,,atEnd,,1\n"
+            }
+        }
+        let analysis = DeviceLogAnalysis(try DeviceLog.parse(Array(text.utf8), file: "jump.csv"))
+        #expect(analysis.clockJumps == 1)
+        let widget = try #require(analysis.widgets.first)
+        #expect(widget.mostIn24Hours == 24)
+        #expect(widget.callCount == 48)
+    }
+
     /// Every widget that asks unlike the log's is named, in the log's order:
     /// fixing the first alone and calibrating again would meet the next.
     @Test func everyWidgetAskingUnlikeTheLogsIsNamed() throws {

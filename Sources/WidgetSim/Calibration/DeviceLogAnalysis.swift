@@ -57,6 +57,10 @@ public struct DeviceLogAnalysis: Sendable {
 
         public var scheduledCount: Int { scheduledCalls.reduce(0) { $0 + $1.count } }
 
+        /// Every call of the widget in the log: the first (its adding, which
+        /// is neither the app's nor WidgetKit's own), the app's and WidgetKit's.
+        public var callCount: Int { (firstCall == nil ? 0 : 1) + appCalls + scheduledCount }
+
         /// Gaps between consecutive scheduled calls within a segment, with the later call's line.
         public var gaps: [(seconds: Int, line: Int)] {
             var result: [(Int, Int)] = []
@@ -66,13 +70,18 @@ public struct DeviceLogAnalysis: Sendable {
             return result
         }
 
-        /// The most scheduled calls in any 24 hours (a sliding window over wall-clock instants).
+        /// The most scheduled calls in any 24 hours: a sliding window over
+        /// each segment's wall-clock instants. Segments are not pooled: after
+        /// a clock set back, the two sides' instants overlap on the wall
+        /// clock, and a window over both counted calls of two different days.
         public var mostIn24Hours: Int {
-            let all = scheduledCalls.flatMap { $0 }.sorted()
-            var most = 0, start = 0
-            for end in all.indices {
-                while all[end] - all[start] >= Seconds.day { start += 1 }
-                most = max(most, end - start + 1)
+            var most = 0
+            for calls in scheduledCalls {
+                var start = 0
+                for end in calls.indices {
+                    while calls[end] - calls[start] >= Seconds.day { start += 1 }
+                    most = max(most, end - start + 1)
+                }
             }
             return most
         }

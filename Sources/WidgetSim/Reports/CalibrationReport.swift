@@ -177,7 +177,7 @@ public struct CalibrationReport {
         lines.append("|---|--:|--:|--:|--:|--:|")
         for widget in a.widgets {
             let smallest = widget.gaps.map(\.seconds).min().map { DurationText.format(Double($0)) } ?? "—"
-            lines.append("| \(DisplayText.markdownCell(widget.key)) | \(widget.appCalls + widget.scheduledCount) | \(widget.appCalls) | \(widget.scheduledCount) | \(widget.mostIn24Hours) | \(smallest) |")
+            lines.append("| \(DisplayText.markdownCell(widget.key)) | \(widget.callCount) | \(widget.appCalls) | \(widget.scheduledCount) | \(widget.mostIn24Hours) | \(smallest) |")
         }
         lines.append("")
         lines.append("## Estimates")
