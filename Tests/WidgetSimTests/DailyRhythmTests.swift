@@ -16,6 +16,24 @@ struct DailyRhythmTests {
         return fixture
     }
 
+    /// Waking at 24:00 is waking at midnight, as at 00:00: with a sleep of
+    /// 00:00 the user is awake all day, as with 00:00 and 00:00, not never
+    /// (a sleep before the wake is the next day's, and 24:00 to the next
+    /// midnight left no waking time).
+    @Test func wakingAt2400IsWakingAtMidnight() throws {
+        func user(wake: String, sleep: String) throws -> UserProfile {
+            let text = """
+            { "name": "u", "days": 1, "devices": [ { "id": "p", "user": { "wake": "\(wake)", "sleep": "\(sleep)", "dayJitter": "0s" },
+              "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } ] }
+            """
+            return try ScenarioLoader.decodeDocument(text, file: "u.json").base.devices[0].user
+        }
+        for (wake, sleep) in [("24:00", "00:00"), ("00:00", "00:00"), ("24:00", "24:00")] {
+            let profile = try user(wake: wake, sleep: sleep)
+            #expect(profile.sleepSecond - profile.wakeSecond == Seconds.day, "\(wake)–\(sleep)")
+        }
+    }
+
     /// Changes never fall in an hour whose weight is 0.
     @Test func randomChangesStayOutOfHoursWeightedZero() {
         var shape = Array(repeating: 0.0, count: 24)

@@ -114,6 +114,9 @@ extension ScenarioDecoder {
         try object.rejectUnknownFields(ScenarioDecoder.userFields)
         var user = UserProfile()
         if let wake = object.optional("wake") { user.wakeSecond = try wake.clockTime() }
+        // Waking at 24:00 is waking at midnight, as 00:00: otherwise a sleep
+        // of 00:00 after it (moved a day on, below) left no waking time at all.
+        if user.wakeSecond == Seconds.day { user.wakeSecond = 0 }
         if let sleep = object.optional("sleep") { user.sleepSecond = try sleep.clockTime() }
         // A sleep time before the wake time means after midnight.
         if user.sleepSecond <= user.wakeSecond { user.sleepSecond += Seconds.day }

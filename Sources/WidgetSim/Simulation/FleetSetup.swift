@@ -90,6 +90,8 @@ public struct FleetVariation: Sendable {
         if let sleep {
             device.user.sleepSecond = sleep.lowerBound + Int(Double(sleep.upperBound - sleep.lowerBound + 1) * sleepDraw)
         }
+        // Waking at 24:00 is waking at midnight, as the decoder reads it.
+        if device.user.wakeSecond == Seconds.day { device.user.wakeSecond = 0 }
         if device.user.sleepSecond <= device.user.wakeSecond { device.user.sleepSecond += Seconds.day }
         let views = viewsScale.draw(using: &random)
         for page in device.pages.indices { device.pages[page].viewsPerDay *= views }
