@@ -13,7 +13,10 @@ struct CalibrateCommand: Command {
         OptionSpec(name: "replications", short: "n", valueName: "n", help: "Simulated logs per value tried (4...200, default 16)."),
         OptionSpec(name: "grid", short: nil, valueName: "n", help: "Values tried over each unknown's range (3...50, default 9), before 5 more within the interval."),
         OptionSpec(name: "only", short: nil, valueName: "fields", help: "Fit only these unknowns, comma-separated (default: all; the unknowns are listed above)."),
-        ScenarioOptions.seed,
+        // Calibration's runs follow a seed of their own
+        // (`Calibration.Options.seed`, default 1), not the scenario's, so the
+        // shared help ("override the scenario's master seed") would mislead.
+        OptionSpec(name: "seed", short: nil, valueName: "n", help: "The master seed of the calibration's runs (default 1; the scenario's own seed is not used)."),
         ScenarioOptions.threads,
         OptionSpec(name: "out", short: "o", valueName: "dir", help: "Report directory (default: Reports/<scenario>-calibrated, or Reports/<scenario>-<variant>-calibrated)."),
         ScenarioOptions.parameters,
