@@ -167,7 +167,7 @@ struct CalibrateCommand: Command {
                 console.out("  \(estimate.knob.field): \(CalibrationReport.boundText(estimate))")
             }
         }
-        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
     }
 
     /// Refuses a log none of whose widgets is on the scenario's device: the

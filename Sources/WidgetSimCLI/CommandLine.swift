@@ -113,7 +113,10 @@ public enum WidgetSimCommandLine {
     }
 
     static func fail(_ error: CommandError, console: Console, usage: String?) -> ExitCode {
-        console.err("error: \(shortened(error.message))")
+        // One line, always: a newline in a quoted value (a widget's kind, a
+        // path) would print the rest as a line of its own, which may pass
+        // for another error. Control characters are shown as escapes.
+        console.err("error: \(DisplayText.visible(shortened(error.message)))")
         if error.showUsage, let usage {
             console.err("usage: \(usage)\n       (see 'widgetsim help \(usage.split(separator: " ")[1])')")
         }

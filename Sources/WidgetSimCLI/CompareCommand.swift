@@ -158,7 +158,7 @@ struct CompareCommand: Command {
         }
         guard !quiet else { return }
         console.out(report.terminalSummary())
-        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
     }
 }
 

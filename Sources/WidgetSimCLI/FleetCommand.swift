@@ -125,14 +125,14 @@ struct FleetCommand: Command {
             // name no directory can take is left out: merge then needs --out).
             result.reportName = FleetPartialFile.isReportName(scenario.baseName) ? scenario.baseName : nil
             try writePartial(FleetPartialFile.render(result), to: partial, inputs: scenario.inputFiles(parameters: parameters))
-            if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(partial)") }
+            if !quiet { console.out("wrote shard \(shard) of '\(result.scenario)' (\(DisplayText.counted(deviceTotal, "device"))) to \(DisplayText.visible(partial))") }
             return
         }
         let files = FleetReport(result).files()
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
         console.out(summaryLine(result))
-        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
     }
 
     func summaryLine(_ result: FleetResult) -> String {
@@ -224,7 +224,7 @@ struct MergeCommand: Command {
         }
         let files = FleetReport(merged).files()
         try writeReports(files, to: directory)
-        if !quiet { console.out("merged \(self.files.count) partial results of '\(merged.scenario)' into \(directory)/") }
+        if !quiet { console.out("merged \(self.files.count) partial results of '\(merged.scenario)' into \(DisplayText.visible(directory))/") }
     }
 }
 

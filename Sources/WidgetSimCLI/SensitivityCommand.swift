@@ -85,6 +85,6 @@ struct SensitivityCommand: Command {
         try writeReports(files, to: outputDirectory)
         guard !quiet else { return }
         console.out(report.terminalSummary())
-        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
     }
 }

@@ -126,7 +126,7 @@ struct SimulateCommand: Command {
         let widgets = setup.devices.reduce(0) { $0 + $1.widgets.count }
         console.out("\(setup.name): \(DisplayText.counted(setup.days, "day")), \(DisplayText.counted(setup.devices.count, "device")), \(DisplayText.counted(widgets, "widget")), seed \(setup.seed)")
         console.out("  \(collector.reloads.count) provider calls, \(collector.views.count) views, \(collector.withheld.reduce(0) { $0 + $1.requests }) withheld requests")
-        console.out("  wrote \(files.map(\.name).joined(separator: ", ")) to \(outputDirectory)/")
+        console.out("  wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
         if let logged, let log {
             console.out("  wrote \(logged.path): the device log of \(setup.devices[logged.device].id), \(log.lines.count) lines")
         }

@@ -190,6 +190,21 @@ struct CommandLineTests {
         #expect(line.hasPrefix("error: \(file.path):") && line.contains("characters cut") && line.hasSuffix("whole numbers 1...366"), "\(line.suffix(200))")
     }
 
+    /// An error is one line, whatever it quotes: a newline in a value (here
+    /// a widget's kind) is shown as an escape, so the rest cannot pass for
+    /// an error of its own.
+    @Test func anErrorQuotingANewlineStaysOneLine() throws {
+        let directory = Paths.temporaryDirectory("newline-value")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("nl.json")
+        try #"{ "name": "nl", "devices": [ { "id": "p", "widgets": [ { "id": "w", "kind": "k\nerror: forged", "provider": { "policy": "never" } } ] } ] }"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["validate", file.path])
+        #expect(result.status == 65)
+        #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+        #expect(result.errors.contains(#""k\u{A}error: forged" is not a usable identifier"#), "\(result.errors)")
+    }
+
     /// One widget's comparison has one directory, whichever way it is named.
     @Test func aWidgetNamedWithItsDeviceGoesWhereItsBareIDGoes() throws {
         let directory = Paths.temporaryDirectory("widget-directory")
