@@ -21,6 +21,7 @@ public enum Interruption {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 InterruptionGuard.shared.interrupted(by: number) { message in
+                    ProgressLine.stopForInterruption()
                     StandardConsole().err(message)
                 }
             }

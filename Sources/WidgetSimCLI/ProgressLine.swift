@@ -13,17 +13,45 @@ final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private var shown = false
     private var lastQuarter = 0
+    /// Set when an interruption is reported: nothing more is written.
+    private var stopped = false
+    private var lastWrite: ContinuousClock.Instant?
+
+    /// The line now on the terminal, if any, for the interruption's message.
+    nonisolated(unsafe) private static var current: ProgressLine?
+    private static let currentLock = NSLock()
 
     init(_ label: String) {
         self.label = DisplayText.visible(label)
         self.started = clock.now
+        Self.currentLock.lock()
+        Self.current = self
+        Self.currentLock.unlock()
+    }
+
+    /// Ends the current line for good, before an interruption's message: it
+    /// would otherwise be glued to the end of the line, or a later update
+    /// written after it.
+    static func stopForInterruption() {
+        currentLock.lock()
+        let line = current
+        currentLock.unlock()
+        guard let line else { return }
+        line.lock.lock()
+        defer { line.lock.unlock() }
+        if line.shown && !line.stopped { line.write("\n") }
+        line.stopped = true
     }
 
     func update(done: Int, total: Int, unit: String = "runs") {
         lock.lock()
         defer { lock.unlock() }
-        guard clock.now - started > .seconds(1) else { return }
+        guard !stopped, clock.now - started > .seconds(1) else { return }
         if isTerminal {
+            // Ten rewrites a second at most: runs can finish by the thousand.
+            let now = clock.now
+            guard done >= total || lastWrite.map({ now - $0 >= .milliseconds(100) }) ?? true else { return }
+            lastWrite = now
             write("\r\(label): \(done)/\(total) \(unit)")
             shown = true
         } else {
@@ -38,7 +66,11 @@ final class ProgressLine: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if shown { write("\n") }
+        if shown && !stopped { write("\n") }
+        stopped = true
+        Self.currentLock.lock()
+        if Self.current === self { Self.current = nil }
+        Self.currentLock.unlock()
     }
 
     /// Raw: the carriage return that rewrites the line is meant for the terminal.
