@@ -140,10 +140,10 @@ struct CalibrateCommand: Command {
         }
         try checkReportDestination(outputDirectory)
         let calibration: Calibration
-        do {
-            calibration = try Calibration.run(analysis: analysis, of: log.file, setup: setup, device: device, options: options)
-        } catch {
-            throw ScenarioReference.stopped(error)
+        calibration = try withProgress("calibrate \(setup.name)", quiet: quiet) { progress throws(RunLimitExceeded) in
+            try Calibration.run(analysis: analysis, of: log.file, setup: setup, device: device, options: options) { done in
+                progress?.update(done: done, total: runs)
+            }
         }
         let report = CalibrationReport(
             calibration, scenarioArgument: scenario.commandLineArgument, variant: chosen?.name, parameters: document.parameters,

@@ -277,7 +277,8 @@ public struct Calibration: Sendable {
     /// `options.analysis` (a caller that judged the run's size from the
     /// analysis analyses the log once).
     public static func run(
-        analysis: DeviceLogAnalysis, of logFile: String, setup base: SimulationSetup, device: Int, options: Options = Options()
+        analysis: DeviceLogAnalysis, of logFile: String, setup base: SimulationSetup, device: Int, options: Options = Options(),
+        progress: (@Sendable (Int) -> Void)? = nil
     ) throws(RunLimitExceeded) -> Calibration {
         var setup = base
         setup.days = simulatedDays(analysis)
@@ -287,8 +288,15 @@ public struct Calibration: Sendable {
         var estimates: [Finding] = []
         let seeds = (0..<options.replications).map { options.seed &+ UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
 
+        // Runs finished so far, for `progress`: `maximumRuns` is the total it
+        // counts towards (a knob without data runs fewer).
+        var runsDone = 0
         func simulate(_ values: [SchedulerParameters]) throws(RunLimitExceeded) -> [[DeviceLogAnalysis]] {
             let jobs = values.count * seeds.count
+            let before = runsDone
+            runsDone += jobs
+            var report: (@Sendable (Int) -> Void)?
+            if let progress { report = { done in progress(before + done) } }
             let setupCopy = setup
             let analysisOptions = options.analysis
             // A log that records no App Intents counts their reloads as
@@ -298,7 +306,7 @@ public struct Calibration: Sendable {
             // The simulated phone runs through the log's silences (see
             // `simulatedDays`) but loses what it logged in them, as the real one did.
             let silences = analysis.silences
-            let results: [Result<DeviceLogAnalysis, RunLimitExceeded>] = ParallelMap.map(count: jobs, threads: options.threads) { job in
+            let results: [Result<DeviceLogAnalysis, RunLimitExceeded>] = ParallelMap.map(count: jobs, threads: options.threads, progress: report) { job in
                 var run = setupCopy
                 run.scheduler = values[job / seeds.count]
                 run.seed = seeds[job % seeds.count]
