@@ -334,6 +334,22 @@ struct FleetTests {
         #expect(result.differences(from: edited) == ["the scheduler settings of variant 'paced-less' differ"])
     }
 
+    /// A partial file written before the scheduler settings were recorded
+    /// merges with one that records them, in either order, and the merged
+    /// report shows them.
+    @Test func aPartialWithoutSchedulerSettingsMergesWithOneThatHasThem() throws {
+        let document = try Self.document(devices: 30, days: 1)
+        let first = try Self.run(document, shard: FleetRun.Shard(index: 0, count: 2))
+        let second = try Self.run(document, shard: FleetRun.Shard(index: 1, count: 2))
+        var older = first
+        for index in older.variants.indices { older.variants[index].scheduler = [] }
+        #expect(second.differences(from: older).isEmpty)
+        let whole = try Self.run(document)
+        for parts in [[older, second], [second, older]] {
+            #expect(try FleetResult.merge(parts).variants.map(\.scheduler) == whole.variants.map(\.scheduler))
+        }
+    }
+
     /// A fleet template's scripted instants and truth changes known in
     /// advance are instants of the measured run, as moments are: the
     /// warm-up days before it do not move them a day early.

@@ -96,6 +96,10 @@ public struct FleetResult: Equatable, Sendable {
             throw .duplicateShard(shared + 1, of: shardCount)
         }
         var sum = self
+        for index in sum.variants.indices where sum.variants[index].scheduler.isEmpty {
+            // Whichever file is read first, a merge with one that recorded them shows them.
+            sum.variants[index].scheduler = part.variants[index].scheduler
+        }
         for index in sum.variants.indices {
             guard sum.variants[index].aggregate.mergeChecked(part.variants[index].aggregate) else {
                 throw .mismatch("the counters of variant '\(variants[index].name)' overflow when added: the partial results are not from a real run")
@@ -129,7 +133,9 @@ public struct FleetResult: Equatable, Sendable {
         for (mine, _) in otherDescriptions { found.append("the 'variant-description' of variant '\(mine.name)' differs") }
         // The report prints them too; the fingerprint would catch a changed
         // --parameters file, but not an edited partial file.
-        let otherSettings = variants.map(\.name) == part.variants.map(\.name) ? zip(variants, part.variants).filter { $0.scheduler != $1.scheduler } : []
+        // A file written before they were recorded (none) is no difference.
+        let otherSettings = variants.map(\.name) == part.variants.map(\.name)
+            ? zip(variants, part.variants).filter { !$0.scheduler.isEmpty && !$1.scheduler.isEmpty && $0.scheduler != $1.scheduler } : []
         for (mine, _) in otherSettings { found.append("the scheduler settings of variant '\(mine.name)' differ") }
         if found.isEmpty && fingerprint != part.fingerprint {
             found.append("the scenario file (or the --parameters file) changed between them")

@@ -97,8 +97,8 @@ public struct CalibrationReport {
         return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
     }
 
-    /// Why the estimates may describe another widget, in a sentence; nil
-    /// when the scenario's widget asks for reloads as the log's does.
+    /// Why the estimates may describe another widget, a sentence for each
+    /// widget that asks unlike the log's; nil when every one asks as it does.
     public var policyWarning: String? {
         let mismatches = calibration.policyMismatches
         guard !mismatches.isEmpty else { return nil }
@@ -126,7 +126,7 @@ public struct CalibrationReport {
         }
         let several = mismatches.count > 1
         return sentences.joined()
-            + "The unknowns are fitted to the scenario's widget\(several ? "s" : ""), so the estimates describe another \(several ? "phone's widgets" : "widget"): "
+            + "The unknowns are fitted to the scenario's widget\(several ? "s" : ""), so the estimates describe \(several ? "other widgets" : "another widget"): "
             + "describe the log's widget\(several ? "s" : "") in the scenario (\(several ? "their providers' policies" : "its provider's policy") and spacing), or pick the variant that does with --variant, and calibrate again."
     }
 
