@@ -439,6 +439,23 @@ struct CalibrationTests {
         #expect(widget == "mine systemSmall")
     }
 
+    /// A calibration reports its progress as `compare` does: runs done,
+    /// counted across its passes, never past the most it may make.
+    @Test func aCalibrationReportsTheRunsItHasDone() throws {
+        let setup = try Self.phone(after: "1h", days: 4)
+        let log = try Self.log(of: setup) { _ in }
+        let options = Self.smallOptions
+        final class Seen: @unchecked Sendable { var counts: [Int] = [] }
+        let seen = Seen()
+        _ = try Calibration.run(
+            analysis: DeviceLogAnalysis(log, options: options.analysis), of: log.file, setup: setup, device: 0, options: options
+        ) { done in seen.counts.append(done) }
+        #expect(!seen.counts.isEmpty)
+        #expect(seen.counts == seen.counts.sorted() && Set(seen.counts).count == seen.counts.count, "\(seen.counts.prefix(40))")
+        #expect(seen.counts.last! <= Calibration.maximumRuns(options: options))
+        #expect(seen.counts.last! > options.replications)
+    }
+
     /// After the clock is set back, the calls of the two sides overlap on
     /// the wall clock: the most in any 24 hours is counted on each side of
     /// the jump alone, never over both. And every call counts as a call,
