@@ -46,6 +46,20 @@ struct BadInputTests {
 
     static let simulate = ["simulate", "bad.json"]
 
+    /// A fleet of one widget a device over a year.
+    static func yearLongFleet(devices: Int) -> String {
+        """
+        {
+          "name": "bad", "days": 366,
+          "fleet": { "devices": \(devices), "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } }
+        }
+        """
+    }
+
+    /// Ten million devices of `yearLongFleet` over a year, however they
+    /// were asked for.
+    static let fleetPastTheEventLimit = "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"
+
     /// A small valid fleet scenario with one moment spliced in.
     static func fleet(moment: String) -> String {
         """
@@ -198,24 +212,10 @@ struct BadInputTests {
         // A fleet within every per-device limit could still run for weeks.
         // `--out` names a file, which the run would refuse (73) only after
         // the limit check: without it, the case fails at once, not in weeks.
-        Case(name: "fleet past the event limit",
-             scenario: """
-                {
-                  "name": "bad", "days": 366,
-                  "fleet": { "devices": 10000000, "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } }
-                }
-                """,
-             arguments: ["fleet", "bad.json", "--out", "bad.json"], code: 65,
-             message: "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
-        Case(name: "fleet past the event limit by --devices",
-             scenario: """
-                {
-                  "name": "bad", "days": 366,
-                  "fleet": { "devices": 1000, "device": { "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } }
-                }
-                """,
-             arguments: ["fleet", "bad.json", "--devices", "10000000", "--out", "bad.json"], code: 64,
-             message: "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
+        Case(name: "fleet past the event limit", scenario: yearLongFleet(devices: 10_000_000),
+             arguments: ["fleet", "bad.json", "--out", "bad.json"], code: 65, message: fleetPastTheEventLimit),
+        Case(name: "fleet past the event limit by --devices", scenario: yearLongFleet(devices: 1_000),
+             arguments: ["fleet", "bad.json", "--devices", "10000000", "--out", "bad.json"], code: 64, message: fleetPastTheEventLimit),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,

@@ -460,7 +460,7 @@ struct CalibrationTests {
     /// the wall clock: the most in any 24 hours is counted on each side of
     /// the jump alone, never over both. And every call counts as a call,
     /// the first (the widget's adding) too.
-    @Test func callsAcrossAClockJumpAreNotCountedInOneDay() throws {
+    @Test func callsAreCountedInOneDayAcrossASilenceButNotAcrossAClockJump() throws {
         var text = DeviceLog.header.joined(separator: ",") + "\n"
         for (start, count) in [(0, 24), (30, 24)] {
             for hour in 0..<count {
@@ -474,6 +474,17 @@ struct CalibrationTests {
         let widget = try #require(analysis.widgets.first)
         #expect(widget.mostIn24Hours == 24)
         #expect(widget.callCount == 48)
+        // A silence (here 17 hours) splits the log too, but the calls on its
+        // two sides are within a day of each other: they count together.
+        var quiet = DeviceLog.header.joined(separator: ",") + "\n"
+        for hour in 0...9 { quiet += "2026-03-02T0\(hour):00:00Z,timeline,app,k,systemSmall,,atEnd,,1\n" }
+        for minute in stride(from: 0, through: 50, by: 10) {
+            quiet += "2026-03-03T02:\(minute == 0 ? "00" : String(minute)):00Z,timeline,app,k,systemSmall,,atEnd,,1\n"
+        }
+        let silent = DeviceLogAnalysis(try DeviceLog.parse(Array(quiet.utf8), file: "quiet.csv"))
+        #expect(silent.offGaps == 1 && silent.clockJumps == 0)
+        // 03:00 to 09:00 on the first day and 02:00 to 02:50 on the next.
+        #expect(silent.widgets.first?.mostIn24Hours == 13)
     }
 
     /// Every widget that asks unlike the log's is named, in the log's order:

@@ -71,19 +71,30 @@ public struct DeviceLogAnalysis: Sendable {
         }
 
         /// The most scheduled calls in any 24 hours: a sliding window over
-        /// each segment's wall-clock instants. Segments are not pooled: after
-        /// a clock set back, the two sides' instants overlap on the wall
-        /// clock, and a window over both counted calls of two different days.
-        public var mostIn24Hours: Int {
+        /// wall-clock instants between clock jumps. Across a silence the
+        /// window runs on (calls 17 hours apart are within a day), but not
+        /// across a clock set back: there the two sides' instants overlap on
+        /// the wall clock, and a window over both counted calls of two days.
+        public internal(set) var mostIn24Hours = 0
+
+        /// Sets `mostIn24Hours`, the log's segments given.
+        mutating func countMostIn24Hours(segments: [Segment]) {
             var most = 0
-            for calls in scheduledCalls {
+            var run: [Int] = []
+            func slide() {
                 var start = 0
-                for end in calls.indices {
-                    while calls[end] - calls[start] >= Seconds.day { start += 1 }
+                for end in run.indices {
+                    while run[end] - run[start] >= Seconds.day { start += 1 }
                     most = max(most, end - start + 1)
                 }
+                run.removeAll(keepingCapacity: true)
             }
-            return most
+            for (index, calls) in scheduledCalls.enumerated() {
+                if index < segments.count && segments[index].followsClockJump { slide() }
+                run += calls
+            }
+            slide()
+            mostIn24Hours = most
         }
     }
 
@@ -91,6 +102,8 @@ public struct DeviceLogAnalysis: Sendable {
     public struct Segment: Sendable {
         public var start: Int
         public var end: Int
+        /// True when the clock was set back just before it (not a silence).
+        public var followsClockJump = false
     }
 
     public var widgets: [Widget]
@@ -139,7 +152,7 @@ public struct DeviceLogAnalysis: Sendable {
             if let last = previous {
                 if time < last - options.clockJumpTolerance {
                     clockJumps += 1
-                    segments.append(Segment(start: time, end: time))
+                    segments.append(Segment(start: time, end: time, followsClockJump: true))
                     lastCenterCall = [:]
                     lastIntent = [:]
                     for index in dueAt.indices { dueAt[index] = nil }
@@ -219,6 +232,7 @@ public struct DeviceLogAnalysis: Sendable {
                 dueAt[index] = line.reloadAfter?.epochSeconds
             }
         }
+        for index in widgets.indices { widgets[index].countMostIn24Hours(segments: segments) }
         // Widgets are listed by key, so no hash order reaches a report.
         self.widgets = widgets.sorted { $0.key < $1.key }
         self.segments = segments

@@ -9,11 +9,29 @@ extension ScenarioDecoder {
         "view", "reloadTimelines", "reloadAllTimelines", "push", "appSession", "mediaSession", "locationChange", "systemChange",
     ]
 
+    /// The script actions that stand for what a user does, not a server or
+    /// the world: a template's script gives every device the same second.
+    static let userScriptActions = ["view", "appSession", "mediaSession", "tap", "locationChange"]
+
+    /// Warns of each user action in a fleet template's script: every device
+    /// does it in the same second of its local day (devices differ only by
+    /// their offsets), so the load report shows a spike no crowd of users
+    /// makes. A push, a truth change or a system change at one instant for
+    /// all is what a server or the world does, and is not warned of.
+    func warnOfUserActionsInStep(_ device: ValueReader) {
+        guard let entries = try? device.object().optional("script")?.array() else { return }
+        for entry in entries {
+            guard let action = try? entry.object().optional("action")?.string(), ScenarioDecoder.userScriptActions.contains(action) else { continue }
+            warnings?.warn(entry, "every device of the fleet does this \(action) in the same second of its local day, so its server load lands in one minute, a spike no crowd of users makes; users' own views and sessions come from the pages' viewsPerDay and the apps' sessionsPerDay, spread by the user's hourlyActivity")
+        }
+    }
+
     func decodeFleet(_ value: ValueReader, days: Int) throws(ScenarioError) -> FleetSetup {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.fleetFields)
         let count = try object.required("devices").int(in: 1...FleetSetup.maximumDevices)
         let template = try decodeDevice(try object.required("device"), days: days, idRequired: false)
+        warnOfUserActionsInStep(try object.required("device"))
         var variation = FleetVariation()
         if let zones = object.optional("utcOffsets") {
             let list = try ScenarioDecoder.nonEmpty(zones, leaveOut: "the template's offset")
