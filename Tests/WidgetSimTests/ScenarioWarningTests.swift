@@ -9,6 +9,24 @@ struct ScenarioWarningTests {
         try ScenarioLoader.decodeDocument(text, file: "w.json").warnings.map(\.description)
     }
 
+    /// A fleet template's script gives every device the same second of its
+    /// day: a user's view or session there is a spike no crowd of users
+    /// makes, and is warned of; a server's push at one instant is not.
+    @Test func aUserActionInAFleetTemplatesScriptIsWarnedOf() throws {
+        func fleet(_ script: String) -> String {
+            """
+            { "name": "f", "fleet": { "devices": 10, "device": {
+                "pages": [ { "name": "home", "viewsPerDay": 10 } ], "apps": [ { "id": "a" } ],
+                "widgets": [ { "id": "w", "page": "home", "app": "a", "provider": { "policy": "atEnd" } } ],
+                "script": [ \(script) ] } } }
+            """
+        }
+        let warned = try Self.warnings(fleet(#"{ "daily": "07:38", "days": ["mon"], "action": "view", "page": "home" }"#))
+        #expect(warned.count == 1)
+        #expect(warned.first?.contains("field 'fleet.device.script[0]': every device of the fleet does this view in the same second of its local day") == true, "\(warned)")
+        #expect(try Self.warnings(fleet(#"{ "daily": "07:30", "action": "push", "app": "a" }"#)).isEmpty)
+    }
+
     /// F13: WidgetKit keeps reloads at least the minimum spacing apart, so an
     /// `after` interval below it cannot be honoured.
     @Test func anAfterShorterThanTheMinimumSpacingWarnsWhatWidgetKitWillDo() throws {
