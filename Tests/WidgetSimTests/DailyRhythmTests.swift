@@ -34,6 +34,20 @@ struct DailyRhythmTests {
         }
     }
 
+    /// A fleet's wake range may cross midnight ("23:00" to "01:00"): a wake
+    /// drawn past 24:00 is a time of the next day, and with a sleep of 00:00
+    /// the user still wakes for a day, never for no time at all.
+    @Test func aFleetWakeDrawnPastMidnightLeavesWakingTime() throws {
+        let text = """
+        { "name": "f", "fleet": { "devices": 200, "wake": { "from": "23:00", "to": "01:00" }, "sleep": { "from": "00:00", "to": "00:00" },
+            "device": { "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } } }
+        """
+        let fleet = try #require(try ScenarioLoader.decodeDocument(text, file: "f.json").base.fleet)
+        let users = (0..<200).map { fleet.device($0, master: StreamSeed(1)).user }
+        #expect(users.contains { $0.wakeSecond < Seconds.hour }, "some wake is drawn past midnight")
+        #expect(users.allSatisfy { $0.wakeSecond < Seconds.day && $0.sleepSecond > $0.wakeSecond && $0.sleepSecond - $0.wakeSecond <= Seconds.day })
+    }
+
     /// Changes never fall in an hour whose weight is 0.
     @Test func randomChangesStayOutOfHoursWeightedZero() {
         var shape = Array(repeating: 0.0, count: 24)

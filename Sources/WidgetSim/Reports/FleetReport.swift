@@ -141,7 +141,7 @@ public struct FleetReport {
         out += "| variant | reloads per device-day (mean, p50, p95) | budgeted/widget-day | free/widget-day | withheld/widget-day | timed out per 1,000 calls | stale views | mean staleness | staleness p50 | staleness p95 |\n"
         out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         // Judged as `compare` judges a variant: one that withholds more than
-        // a request per widget-day asks for more reloads than WidgetKit grants.
+        // a request per widget-day keeps asking after its budget is spent.
         let tolerance = Comparison.Options().withheldTolerance
         var overBudget = false
         for variant in result.variants {
@@ -157,7 +157,7 @@ public struct FleetReport {
             out += "| \(binnedStaleness(a.stalenessPercentile(50))) | \(binnedStaleness(a.stalenessPercentile(95))) |\n"
         }
         if overBudget {
-            out += "\n*Over budget*: withholds more than \(DurationText.plain(tolerance)) request per widget-day on average, as `compare` judges it: the policy asks for more reloads than WidgetKit grants, so its widgets spend their days waiting for budget.\n"
+            out += "\n*Over budget*: withholds more than \(DurationText.plain(tolerance)) request per widget-day on average, as `compare` judges it: the policy keeps asking after its budget is spent, and its requests wait for the trailing 24 hours to make room. (Within the budget does not mean every reload asked for was granted: under `paced` a request that waits its turn is slowed, not withheld.)\n"
         }
         out += "\n## Variants\n\n| variant | description |\n|---|---|\n"
         for variant in result.variants { out += "| \(variant.name) | \(DisplayText.markdownCell(variant.description)) |\n" }

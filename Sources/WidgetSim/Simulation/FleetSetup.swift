@@ -90,8 +90,11 @@ public struct FleetVariation: Sendable {
         if let sleep {
             device.user.sleepSecond = sleep.lowerBound + Int(Double(sleep.upperBound - sleep.lowerBound + 1) * sleepDraw)
         }
-        // Waking at 24:00 is waking at midnight, as the decoder reads it.
-        if device.user.wakeSecond == Seconds.day { device.user.wakeSecond = 0 }
+        // Both as seconds of a day, then sleep after wake: a range across
+        // midnight ("23:00" to "01:00") draws past 24:00, and a wake at or
+        // past it with a sleep of 00:00 left no waking time at all.
+        device.user.wakeSecond %= Seconds.day
+        device.user.sleepSecond %= Seconds.day
         if device.user.sleepSecond <= device.user.wakeSecond { device.user.sleepSecond += Seconds.day }
         let views = viewsScale.draw(using: &random)
         for page in device.pages.indices { device.pages[page].viewsPerDay *= views }
