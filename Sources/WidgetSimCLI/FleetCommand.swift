@@ -70,18 +70,25 @@ struct FleetCommand: Command {
     /// Refuses, before it starts, a run (or shard) whose variants together
     /// would simulate more than `RunLimits.maximumEventsPerFleetRun` events,
     /// naming the shards that would bring each under it: 64 when `--devices`
-    /// or `--days` made it too large, 65 when the scenario is.
-    func requireFleetWithinLimit(_ document: ScenarioDocument, overridden: Bool) throws(CommandError) {
-        let fleetDevices = document.base.fleet?.deviceCount ?? 0
-        guard fleetDevices > 0 else { return }
-        let mine = Double(shard.devices(of: fleetDevices).underestimatedCount)
-        let events = document.all.reduce(0.0) { $0 + RunEstimate($1.setup).events } * mine / Double(fleetDevices)
+    /// or `--days` made it too large (`asWritten`, the scenario's own, is
+    /// within the limit), 65 when the scenario is.
+    func requireFleetWithinLimit(_ document: ScenarioDocument, asWritten: ScenarioDocument) throws(CommandError) {
+        func events(_ document: ScenarioDocument) -> Double {
+            let fleetDevices = document.base.fleet?.deviceCount ?? 0
+            guard fleetDevices > 0 else { return 0 }
+            let mine = Double(shard.devices(of: fleetDevices).underestimatedCount)
+            return document.all.reduce(0.0) { $0 + RunEstimate($1.setup).events } * mine / Double(fleetDevices)
+        }
         let limit = RunLimits.maximumEventsPerFleetRun
-        guard events > limit else { return }
-        let shards = min(FleetPartialFile.maximumShards, Int((events * Double(shard.count) / limit).rounded(.up)))
+        let planned = events(document)
+        guard planned > limit else { return }
+        let needed = (planned * Double(shard.count) / limit).rounded(.up)
+        let split = needed <= Double(FleetPartialFile.maximumShards)
+            ? "split it into at least \(Int(needed)) shards with --shard i/\(Int(needed)) --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"
+            : "even \(FleetPartialFile.maximumShards) shards, the most a run may have, would each pass it: lower --devices or --days"
         throw CommandError(
-            "\(scenario.path): \(shard.count > 1 ? "this shard" : "this fleet run") would simulate about \(RunLimits.count(events)) events over its \(DisplayText.counted(document.all.count, "variant")), more than the \(RunLimits.count(limit)) one fleet process may (about two hours on 2 cores); split it into at least \(shards) shards with --shard i/\(shards) --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days",
-            code: overridden ? .usage : .dataError)
+            "\(scenario.path): \(shard.count > 1 ? "this shard" : "this fleet run") would simulate about \(RunLimits.count(planned)) events over its \(DisplayText.counted(document.all.count, "variant")), more than the \(RunLimits.count(limit)) one fleet process may (about two hours on 2 cores); \(split)",
+            code: events(asWritten) > limit ? .dataError : .usage)
     }
 
     func run(console: Console) throws(CommandError) {
@@ -89,6 +96,8 @@ struct FleetCommand: Command {
         guard document.base.fleet != nil else {
             throw CommandError("\(scenario.path) lists its devices one by one; run 'widgetsim simulate \(scenario.argument)' or 'widgetsim compare \(scenario.argument)', or describe a population with a \"fleet\" section instead of \"devices\" (README, \"Fleets\"; Scenarios/fleet-weather.json is one)", code: .usage)
         }
+        // The scenario's own size, to tell a run too large as written from one --devices or --days made so.
+        let asWritten = document
         if let devices { document.override { $0.population.updateFleet { $0.deviceCount = devices } } }
         if let seed { document.override { $0.seed = seed } }
         if let days { document.override { $0.days = days } }
@@ -102,7 +111,7 @@ struct FleetCommand: Command {
         options.shard = shard
         try FleetMemory.check(document, threads: options.threads, file: scenario.path, overridden: days != nil || threads != nil)
         try scenario.requireWithinLimits(document.all.map(\.setup), command: "fleet", threads: options.threads, overridden: days != nil || devices != nil)
-        try requireFleetWithinLimit(document, overridden: days != nil || devices != nil)
+        try requireFleetWithinLimit(document, asWritten: asWritten)
         if let partial {
             do {
                 try ReportDirectory.checkPartialDestination(partial, inputs: scenario.inputFiles(parameters: parameters))

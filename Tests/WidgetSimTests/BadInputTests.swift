@@ -216,6 +216,10 @@ struct BadInputTests {
              arguments: ["fleet", "bad.json", "--out", "bad.json"], code: 65, message: fleetPastTheEventLimit),
         Case(name: "fleet past the event limit by --devices", scenario: yearLongFleet(devices: 1_000),
              arguments: ["fleet", "bad.json", "--devices", "10000000", "--out", "bad.json"], code: 64, message: fleetPastTheEventLimit),
+        // --days given, but the scenario as written is over the limit too: its fault (65), not the option's.
+        Case(name: "fleet past the event limit as written, --days given", scenario: yearLongFleet(devices: 10_000_000),
+             arguments: ["fleet", "bad.json", "--days", "300", "--out", "bad.json"], code: 65,
+             message: "bad.json: this fleet run would simulate about 1139.4 billion events over its 1 variant, more than the 100 billion one fleet process may (about two hours on 2 cores); split it into at least 12 shards with --shard i/12 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,

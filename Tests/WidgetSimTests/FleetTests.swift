@@ -332,6 +332,19 @@ struct FleetTests {
         var edited = read
         edited.variants[2].scheduler[0].value = "unlimited"
         #expect(result.differences(from: edited) == ["the scheduler settings of variant 'paced-less' differ"])
+        // A file whose settings are out of order, repeated or cut short was
+        // edited or damaged: refused, not shown as a table it does not hold.
+        let lines = FleetPartialFile.render(result).split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("setting ") })
+        var swapped = lines
+        swapped.swapAt(first, first + 1)
+        var repeated = lines
+        repeated.insert(lines[first], at: first + 1)
+        var short = lines
+        short.remove(at: first + SchedulerParameters.catalogue.count - 1)
+        for damaged in [swapped, repeated, short] {
+            #expect(throws: FleetMergeError.self) { try FleetPartialFile.parse(damaged.joined(separator: "\n"), file: "p.txt") }
+        }
     }
 
     /// A partial file written before the scheduler settings were recorded

@@ -211,10 +211,8 @@ struct FleetObserver: SimulationObserver {
         totals.devices += 1
         // A widget counts the measured days from the one it is added on:
         // its `addedAt` counts from the simulated start, before the warm-up.
-        let days = deviceDayReloads.count
         for widget in device.widgets {
-            let added = max(0, widget.addedAt - warmUp)
-            if added < days * Seconds.day { totals.widgetDays += days - added / Seconds.day }
+            totals.widgetDays += WidgetSetup.daysInRun(of: deviceDayReloads.count, addedAt: widget.addedAt - warmUp)
         }
         totals.events += events
         for day in deviceDayReloads.indices {

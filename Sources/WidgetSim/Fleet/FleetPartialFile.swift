@@ -138,12 +138,19 @@ public enum FleetPartialFile {
             }
             guard !variants.contains(where: { $0.name == name }) else { throw reader.error("variant '\(name)' is given twice") }
             let variantDescription = try reader.text("variant-description")
+            // Every parameter once, in the catalogue's order, as `render`
+            // writes them: the report compares variants parameter by parameter.
             var scheduler: [FleetResult.Setting] = []
+            let catalogue = SchedulerParameters.catalogue
             while reader.index < reader.lines.count, reader.lines[reader.index].hasPrefix("setting ") {
-                guard scheduler.count < SchedulerParameters.catalogue.count else {
-                    throw reader.error("more 'setting' lines than the \(SchedulerParameters.catalogue.count) scheduler parameters")
+                let setting = try reader.setting(try reader.next())
+                guard scheduler.count < catalogue.count, setting.name == catalogue[scheduler.count].name else {
+                    throw reader.error("bad setting line: expected the scheduler parameters once each, in order (\(scheduler.count < catalogue.count ? "'\(catalogue[scheduler.count].name)' here" : "no more"))")
                 }
-                scheduler.append(try reader.setting(try reader.next()))
+                scheduler.append(setting)
+            }
+            guard scheduler.isEmpty || scheduler.count == catalogue.count else {
+                throw reader.error("bad setting lines: \(scheduler.count) of the \(catalogue.count) scheduler parameters")
             }
             let counts = try reader.value("counts").split(separator: " ", omittingEmptySubsequences: false).map { DecimalDigits.unsigned($0) }
             guard counts.count == 10, counts.allSatisfy({ $0 != nil }) else {

@@ -350,7 +350,10 @@ public struct WidgetSetup: Sendable {
     /// as daily.csv gives it a row) to the end; none if it is never added.
     /// Rates per widget-day divide by these, not by the run's days: a
     /// widget added on the last day withholds its requests on that one day.
-    public func daysInRun(of days: Int) -> Int {
+    public func daysInRun(of days: Int) -> Int { Self.daysInRun(of: days, addedAt: addedAt) }
+
+    /// `daysInRun(of:)` of a widget added at `addedAt` seconds from the start.
+    public static func daysInRun(of days: Int, addedAt: SimTime) -> Int {
         let added = max(0, addedAt)
         return added >= days * Seconds.day ? 0 : days - added / Seconds.day
     }
