@@ -16,6 +16,9 @@ final class ProgressLine: @unchecked Sendable {
     /// Set when an interruption is reported: nothing more is written.
     private var stopped = false
     private var lastWrite: ContinuousClock.Instant?
+    /// The last count, held back by the rate limit: `finish` shows it, so
+    /// the line ends on the true count (calibrate rarely reaches its total).
+    private var unwritten: String?
 
     /// The line now on the terminal, if any, for the interruption's message.
     nonisolated(unsafe) private static var current: ProgressLine?
@@ -50,8 +53,12 @@ final class ProgressLine: @unchecked Sendable {
         if isTerminal {
             // Ten rewrites a second at most: runs can finish by the thousand.
             let now = clock.now
-            guard done >= total || lastWrite.map({ now - $0 >= .milliseconds(100) }) ?? true else { return }
+            guard done >= total || lastWrite.map({ now - $0 >= .milliseconds(100) }) ?? true else {
+                unwritten = "\r\(label): \(done)/\(total) \(unit)"
+                return
+            }
             lastWrite = now
+            unwritten = nil
             write("\r\(label): \(done)/\(total) \(unit)")
             shown = true
         } else {
@@ -66,7 +73,7 @@ final class ProgressLine: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if shown && !stopped { write("\n") }
+        if shown && !stopped { write((unwritten ?? "") + "\n") }
         stopped = true
         Self.currentLock.lock()
         if Self.current === self { Self.current = nil }

@@ -16,7 +16,8 @@ import Foundation
 /// recommendation (the best variant as written) holds at a point when it is
 /// still best; it ties when another variant is better by less than the
 /// paired 95 % interval; it flips when another is better beyond it, or when
-/// the recommendation leaves the budget.
+/// the recommendation leaves the budget while another stays within it; and it
+/// goes over the budget with every other variant where none stays within it.
 ///
 /// Promised: the results depend only on the scenario, the seeds, `runs` and
 /// `trajectories`, never on the thread count. A variant keeps the scheduler
@@ -303,7 +304,8 @@ public struct Sensitivity: Sendable {
 
     /// A one-at-a-time point where the recommendation does not simply hold:
     /// one unknown at one end of its range (or one of its levels), the others
-    /// as written, and another variant ties with it or beats it there.
+    /// as written, and another variant ties with it or beats it there, or
+    /// every variant, it included, goes over the budget.
     public struct Challenge: Sendable {
         /// The unknown's index in `unknowns`.
         public var unknown: Int
@@ -313,7 +315,8 @@ public struct Sensitivity: Sendable {
         public var verdict: Verdict { point.verdict }
     }
 
-    /// Every one-at-a-time point where the recommendation ties or flips, in
+    /// Every one-at-a-time point where the recommendation ties, flips or goes
+    /// over the budget with every variant, in
     /// the order of `unknowns`, then along each range (low before high).
     /// Empty when it holds at every end, or when there is no recommendation.
     public var oneAtATimeChallenges: [Challenge] {

@@ -28,16 +28,17 @@ public struct FleetAggregate: Equatable, Sendable {
     /// The bytes a fleet run or a merge plans on for `variants` variants
     /// over `days` days: one aggregate per variant kept throughout, and the
     /// larger of its two phases. While running or reading, `inFlight` more
-    /// aggregates are being filled (one a thread while running, one a
-    /// variant while a partial file is read) beside `readingBytes` of input
+    /// aggregates are in use (one a thread while running; while a partial
+    /// file is read, its variants and the copy of the merged ones that
+    /// adding them fills, two a variant) beside `readingBytes` of input
     /// text; while writing, those are gone and the per-minute CSV text of
-    /// every variant (about 12 bytes a value) is built. An estimate, not a
-    /// bound: it is what `fleet` and `merge` compare with
-    /// `RunLimits.memoryLimitBytes`.
+    /// every variant (about 12 bytes a value) is built and copied into the
+    /// bytes written, twice its size. An estimate, not a bound: it is what
+    /// `fleet` and `merge` compare with `RunLimits.memoryLimitBytes`.
     public static func plannedBytes(days: Int, variants: Int, inFlight: Int, readingBytes: Int = 0) -> Int {
         let aggregate = (days * 1_440 + stalenessBinCount + reloadBinCount) * 8
         let filling = aggregate * inFlight + readingBytes
-        let writing = days * 1_440 * (40 + 12 * variants)
+        let writing = 2 * days * 1_440 * (40 + 12 * variants)
         return aggregate * variants + max(filling, writing) + 64 * 1024 * 1024
     }
 

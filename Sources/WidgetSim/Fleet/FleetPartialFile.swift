@@ -132,7 +132,7 @@ public enum FleetPartialFile {
                 throw reader.error("more than \(maximumVariants) variants, the most a fleet run has (its base and at most \(ScenarioLimits.maximumVariants) variants, as a scenario may declare)")
             }
             let needed = FleetAggregate.plannedBytes(
-                days: days, variants: variants.count + 1, inFlight: variants.count + 1, readingBytes: text.utf8.count)
+                days: days, variants: variants.count + 1, inFlight: 2 * (variants.count + 1), readingBytes: text.utf8.count)
             guard needed <= memoryLimit else {
                 throw .needsTooMuchMemory(file: file, line: reader.index, reason: "merging \(variants.count + 1) variants × \(DisplayText.counted(days, "day")) would need about \(RunLimits.gib(Double(needed))) GiB of memory; the limit on this machine is \(RunLimits.gib(Double(memoryLimit))) GiB (half the memory it may use, at most 8 GiB), as for 'widgetsim fleet'")
             }

@@ -180,6 +180,8 @@ public struct CalibrationReport {
             lines.append("| \(DisplayText.markdownCell(widget.key)) | \(widget.callCount) | \(widget.appCalls) | \(widget.scheduledCount) | \(widget.mostIn24Hours) | \(smallest) |")
         }
         lines.append("")
+        lines.append("*calls* counts every call, the widget's first (its adding) too, which is neither the app's nor WidgetKit's own.")
+        lines.append("")
         lines.append("## Estimates")
         lines.append("")
         lines.append("Each unknown is fitted by simulating the scenario over its range (\(c.options.gridPoints) values, then \(c.options.refinePoints) within the interval; \(c.options.replications) replications each; \(c.options.passes) passes; seed \(c.options.seed)), \(DisplayText.counted(c.days, "day")) a run. A value is in the 95 % interval when the log's statistic lies within the central 95 % of the simulated ones there.")

@@ -316,7 +316,8 @@ public struct ComparisonReport {
     /// (`Sensitivity.citedByComparison`): the recommendation holds over the
     /// plausible range of every unknown swept, or it names each unknown and
     /// value at which another variant beats it beyond the noise (it flips)
-    /// or within it (it ties), grouped by that variant.
+    /// or within it (it ties), grouped by that variant, and where it goes over
+    /// the budget with every other variant.
     ///
     /// Empty when `sensitivity` has no recommendation (no variant within the budget).
     public static func sensitivitySentence(_ sensitivity: Sensitivity) -> String {
