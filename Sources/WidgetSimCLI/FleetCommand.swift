@@ -87,7 +87,7 @@ struct FleetCommand: Command {
             ? "split it into at least \(Int(needed)) shards with --shard i/\(Int(needed)) --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"
             : "even \(FleetPartialFile.maximumShards) shards, the most a run may have, would each pass it: lower --devices or --days"
         throw CommandError(
-            "\(scenario.path): \(shard.count > 1 ? "this shard" : "this fleet run") would simulate about \(RunLimits.count(planned)) events over its \(DisplayText.counted(document.all.count, "variant")), more than the \(RunLimits.count(limit)) one fleet process may (about two hours on 2 cores); \(split)",
+            "\(scenario.path): \(shard.count > 1 ? "this shard" : "this fleet run") would simulate about \(RunLimits.count(planned)) events over its \(DisplayText.counted(document.all.count, "variant")), more than the \(RunLimits.count(limit)) one fleet process may (at most about two hours on 2 cores, the estimate being an upper bound); \(split)",
             code: events(asWritten) > limit ? .dataError : .usage)
     }
 

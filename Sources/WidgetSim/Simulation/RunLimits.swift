@@ -29,11 +29,12 @@ public struct RunLimits: Equatable, Sendable {
     /// thousands of them would not end for days.
     public static let maximumEventsPerAnalysis = 5_000_000_000.0
     /// Events one `fleet` process (a whole run, or one shard of it) may be
-    /// estimated to simulate over all its variants: about two hours on a
-    /// 2-core machine, and room for ten million devices × a week × three
-    /// variants (about 28 billion). A larger fleet is split with `--shard`,
-    /// each shard a process of its own; without a bound, a fleet within
-    /// every per-device limit could run for weeks.
+    /// estimated to simulate over all its variants: at most about two hours
+    /// on a 2-core machine (the estimate is an upper bound, about five times
+    /// the events `fleet-weather` makes), and room for a million devices ×
+    /// a week × three variants (about 16 billion estimated). A larger fleet
+    /// is split with `--shard`, each shard a process of its own; without a
+    /// bound, a fleet within every per-device limit could run for weeks.
     public static let maximumEventsPerFleetRun = 100_000_000_000.0
     /// Scripted actions one device may hold over the run, fixed ones plus
     /// each repeating one once per day it repeats (and, in a fleet, every
