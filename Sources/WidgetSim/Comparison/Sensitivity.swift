@@ -238,14 +238,14 @@ public struct Sensitivity: Sendable {
     /// The recommendation's fate at a point whose best variant is `best`.
     static func verdict(of recommended: String?, in comparison: Comparison, best: Comparison.Row?) -> Verdict {
         guard let recommended else { return .untested }
+        let own = comparison.rows.first { $0.variant == recommended }
         guard let best else {
             // No best here: no widget was viewed (nothing to rank, so nothing
             // beats it), or no variant stays within the budget, this one included.
-            let own = comparison.rows.first { $0.variant == recommended }
             return comparison.hasViews(for: comparison.budgetModels[0]) && own.map({ !$0.withinBudget }) == true ? .overBudget : .holds
         }
         guard best.variant != recommended else { return .holds }
-        guard let own = comparison.rows.first(where: { $0.variant == recommended }), own.withinBudget else {
+        guard let own, own.withinBudget else {
             return .flips(to: best.variant)
         }
         return comparison.stalenessGap(from: best, to: own).excludesZero ? .flips(to: best.variant) : .ties(with: best.variant)

@@ -61,8 +61,9 @@ public enum FleetPartialFile {
     /// from -12:00 to +14:00, counts ≥ 0), so nothing read can make the merge
     /// trap or allocate without bound: no more variants than a scenario may
     /// have, and before each variant's counters are allocated, the memory
-    /// the merge will need (this file's variants held twice, as the merged
-    /// result and the file being read, and the file's text) is compared
+    /// the merge will need (this file's variants held three times, as the
+    /// merged result, its copy while adding, and the file being read, and
+    /// the file's text) is compared
     /// with `memoryLimit`, the limit a fleet run is held to.
     public static func parse(_ text: String, file: String, memoryLimit: Int = RunLimits.memoryLimitBytes) throws(FleetMergeError) -> FleetResult {
         var reader = LineReader(lines: text.split(separator: "\n", omittingEmptySubsequences: false), file: file)
@@ -227,12 +228,11 @@ public enum FleetPartialFile {
             return FleetResult.Moment(at: at, label: label)
         }
 
-        /// "setting <parameter> <value with JSON string escapes>", naming a
-        /// parameter of the catalogue.
+        /// "setting <parameter> <value with JSON string escapes>"; which
+        /// parameter it must name is the caller's check.
         func setting(_ line: String) throws(FleetMergeError) -> FleetResult.Setting {
             let fields = line.dropFirst(8).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            guard fields.count == 2, SchedulerParameters.catalogue.contains(where: { $0.name == fields[0] }),
-                  case .string(let value)? = try? JSONParser.parse("\"" + fields[1] + "\"").value else {
+            guard fields.count == 2, case .string(let value)? = try? JSONParser.parse("\"" + fields[1] + "\"").value else {
                 throw error("bad setting line: expected 'setting <scheduler parameter> <value>'")
             }
             return FleetResult.Setting(name: String(fields[0]), value: value)
