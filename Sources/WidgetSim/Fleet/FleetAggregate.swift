@@ -167,9 +167,9 @@ struct FleetObserver: SimulationObserver {
 
     init(days: Int, warmUp: Int = 0) {
         totals = FleetAggregate(days: 0)
-        requestsPerMinute = StateTable(Array(repeating: 0, count: days * Seconds.day / Seconds.minute))
-        stalenessHistogram = StateTable(Array(repeating: 0, count: FleetAggregate.stalenessBinCount))
-        deviceDayReloads = StateTable(Array(repeating: 0, count: days))
+        requestsPerMinute = StateTable(repeating: 0, count: days * Seconds.day / Seconds.minute)
+        stalenessHistogram = StateTable(repeating: 0, count: FleetAggregate.stalenessBinCount)
+        deviceDayReloads = StateTable(repeating: 0, count: days)
         self.warmUp = warmUp
     }
 

@@ -131,6 +131,10 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         // same length (README, "Speed").
         var written = 0
         defer { if entries.count > written { entries.removeLast(entries.count - written) } }
+        // Room for the whole timeline at once: grown one append at a time, a
+        // widget's two buffers took seven allocations (README, "Speed").
+        let length = settings.entryOffsets?.count ?? max(1, settings.entryCount)
+        if entries.capacity < length { entries.reserveCapacity(length) }
         let result = context.fetch()
         let now = context.now
         guard case .success(let dataAsOf) = result else {

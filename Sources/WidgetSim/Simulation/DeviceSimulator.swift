@@ -120,18 +120,22 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         widgetsOnPage = IndexLists(listCount: device.pages.count, grouping: pageOfWidget)
         widgetsOfApp = IndexLists(listCount: device.apps.count, grouping: device.widgets.map(\.app))
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
-        pageRandoms = StateTable(device.pages.map { seed.derived("views", $0.name).stream() })
-        viewArrivals = StateTable(Array(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count))
-        viewRates = StateTable(Array(repeating: 0, count: 2 * device.pages.count * 24))
+        pageRandoms = StateTable(count: device.pages.count) { seed.derived("views", device.pages[$0].name).stream() }
+        viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
+        viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
-        pageViews = StateTable(device.pages.indices.map { page in
+        pageViews = StateTable(count: device.pages.count) { page in
             TrailingWindow(reservingCapacity: widgetsOnPage.isEmpty(page) ? 0 : 256)
-        })
-        pendingViews = StateTable(Array(repeating: PendingView.none, count: 2 * device.pages.count))
+        }
+        pendingViews = StateTable(repeating: PendingView.none, count: 2 * device.pages.count)
         var viewSlots: [Int] = []
-        for page in device.pages.indices where !widgetsOnPage.isEmpty(page) { viewSlots += [2 * page, 2 * page + 1] }
+        viewSlots.reserveCapacity(2 * device.pages.count)
+        for page in device.pages.indices where !widgetsOnPage.isEmpty(page) {
+            viewSlots.append(2 * page)
+            viewSlots.append(2 * page + 1)
+        }
         self.viewSlots = viewSlots
-        pageLastViewed = StateTable(device.pages.map { _ in nil })
+        pageLastViewed = StateTable(repeating: nil, count: device.pages.count)
         apps = device.apps.indices.map { app in
             if let swift = device.apps[app].swift { return swift.make() }
             let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
@@ -150,7 +154,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
         let parameters = simulation.scheduler
         let calendar = self.calendar
-        widgets = StateTable(device.widgets.map { widget in
+        widgets = StateTable(count: device.widgets.count) { index in
+            let widget = device.widgets[index]
             let widgetSeed = seed.derived("widget", widget.id)
             let provider: AnyTimelineProvider
             switch widget.provider {
@@ -179,8 +184,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 launchRandom: widgetSeed.derived("launch").stream(),
                 repeatRandom: widgetSeed.derived("repeats").stream()
             )
-        })
-        schedules = StateTable(device.widgets.map { widget in
+        }
+        schedules = StateTable(count: device.widgets.count) { index in
+            let widget = device.widgets[index]
             let widgetSeed = seed.derived("widget", widget.id)
             var budgetRandom = widgetSeed.derived("budget").stream()
             return WidgetSchedule(
@@ -188,7 +194,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 addedAt: widget.addedAt,
                 ledger: BudgetLedger(model: parameters.budgetModel, parameters: parameters),
                 schedulingRandom: widgetSeed.derived("scheduling").stream())
-        })
+        }
     }
 
     /// Runs the device from t = 0 to the end of the simulation.
