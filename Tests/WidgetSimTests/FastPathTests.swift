@@ -104,16 +104,16 @@ struct FastPathTests {
         #expect(queue.scheduledCount == 4)
     }
 
-    @Test func anEventIsTheLatestOnlyUntilAnotherIsScheduledOrReserved() {
+    @Test func aHeldEventIsTheLatestOnlyUntilAnotherIsScheduledOrReserved() {
         var queue = EventQueue<Int>()
-        let first = queue.schedule(1, at: 5)
-        #expect(queue.isLatest(first))
+        let first = queue.reserveKey(at: 5)
+        #expect(queue.isLatest(key: first))
         _ = queue.reserveKey(at: 7)
-        #expect(!queue.isLatest(first))
-        let second = queue.schedule(2, at: 5)
-        #expect(queue.isLatest(second))
+        #expect(!queue.isLatest(key: first))
+        let second = queue.reserveKey(at: 5)
+        #expect(queue.isLatest(key: second))
         queue.schedule(3, at: 6)
-        #expect(!queue.isLatest(second))
+        #expect(!queue.isLatest(key: second))
     }
 
     @Test func theLargestLimitIsTheLargestGrantedInTheTrailingDay() {

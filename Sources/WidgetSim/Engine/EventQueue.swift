@@ -111,11 +111,11 @@ public struct EventQueue<Payload> {
         return true
     }
 
-    /// True when `handle`'s event was the last one scheduled or reserved:
-    /// scheduled again for the same time, it would take the same place
-    /// among all other events.
-    func isLatest(_ handle: Handle) -> Bool {
-        handle._sequence &+ 1 == _nextSequence
+    /// True when the event held under `key` (from `reserveKey`) was the last
+    /// one scheduled or reserved: held again for the same time, it would
+    /// take the same place among all other events.
+    func isLatest(key: UInt64) -> Bool {
+        (key & 0xFFFF_FFFF) &+ 1 == _nextSequence
     }
 
     /// Removes every pending event but keeps the storage and the sequence counter.

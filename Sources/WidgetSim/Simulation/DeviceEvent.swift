@@ -1,4 +1,7 @@
-/// Everything that can happen on one simulated device. Payloads are 32-bit
+/// Everything that can happen on one simulated device, except what the
+/// simulator holds beside its queue: a widget's pending request and the
+/// completion of its call, and most views (`DeviceSimulator.heldKeys`).
+/// Payloads are 32-bit
 /// indices and times (a run is at most 366 days, 31.6 million seconds), so a
 /// queue slot is 24 bytes and queueing an event allocates nothing.
 enum DeviceEvent: Sendable {
@@ -17,24 +20,17 @@ enum DeviceEvent: Sendable {
     case notificationDelivered(widget: Int32, reaction: TruthReaction)
     /// A widget push the script sent to the app reaches the phone (F19).
     case pushDelivered(app: Int32)
-    /// A budgeted request's wait (eligibility, spacing or budget) is over.
-    case requestDue(widget: Int32)
     /// The reload batch planned for this instant runs.
     case batchDue
     case freeReloadDue(widget: Int32, trigger: ReloadTrigger, requestedAt: Int32)
-    case callCompleted(widget: Int32)
     /// The push budget (F19) has room for the widget's withheld push reload.
     case pushBudgetAvailable(widget: Int32)
     case backgroundSessionCompleted(widget: Int32)
     case scripted(index: Int32)
 }
 
-/// A page's next view, held beside the event queue under the order key the
-/// queue reserved for it (see `DeviceSimulator.pendingViews`).
-struct PendingView: Sendable {
-    var key: UInt64
+/// A page's next view, held beside the event queue (see `DeviceSimulator.heldKeys`).
+struct HeldView: Sendable {
     var page: Int32
     var day: Int32
-
-    static let none = PendingView(key: .max, page: 0, day: 0)
 }

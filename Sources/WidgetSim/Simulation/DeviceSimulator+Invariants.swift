@@ -9,15 +9,16 @@ extension DeviceSimulator {
     func _checkInvariants() {
         #if WIDGETSIM_INTERNAL_CHECKS
         for (index, widget) in widgets.enumerated() {
-            let waits = [widget.pendingEvent != nil, widget.batchTime != nil, widget.waitingForView].filter { $0 }.count
+            let waits = [hasHeldRequest(index), widget.batchTime != nil, widget.waitingForView].filter { $0 }.count
             if schedules[index].pending == nil {
                 precondition(waits == 0, "widget \(index): waits for a reload that is not pending")
             } else {
                 precondition(waits <= 1, "widget \(index): a pending reload waits in \(waits) ways at once")
             }
             if widget.inFlight != nil {
-                precondition(widget.batchTime == nil && widget.pendingEvent == nil, "widget \(index): planned while a call is in flight")
+                precondition(widget.batchTime == nil && !hasHeldRequest(index), "widget \(index): planned while a call is in flight")
             }
+            precondition((heldKeys[completionSlot(index)] != .max) == (widget.inFlight != nil), "widget \(index): a completion held without a call in flight, or none with one")
             if let batch = widget.batchTime {
                 precondition(openBatches.contains(batch), "widget \(index): joined batch \(batch), which is not open")
                 precondition(batch >= now, "widget \(index): joined batch \(batch), which is in the past")

@@ -116,18 +116,18 @@ extension DeviceSimulator {
         guard let pending = schedules[widget].pending, widgets[widget].inFlight == nil else { return }
         // Gate 1 first, on the request alone: most decisions end there.
         let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now)
-        if let handle = widgets[widget].pendingEvent {
-            if let due, due == widgets[widget].pendingEventTime, queue.isLatest(handle) {
+        let heldKey = heldKeys[requestSlot(widget)]
+        if heldKey != .max {
+            if let due, due == SimTime(heldKey >> 32), queue.isLatest(key: heldKey) {
                 // The same wait asked again before anything else was queued (a
-                // completed call asks twice): the queued event already holds
+                // completed call asks twice): the held request already holds
                 // the place a new one would take among all others, so it
                 // stays. The sequence number a new one would take is used up
                 // all the same, so every later event is numbered as before.
                 _ = queue.reserveKey(at: due)
                 return
             }
-            queue.cancel(handle)
-            widgets[widget].pendingEvent = nil
+            releaseReloadEvent(requestSlot(widget))
         }
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
@@ -166,12 +166,14 @@ extension DeviceSimulator {
         }
     }
 
+    /// True when the widget's pending reload waits for a moment to be looked at again.
+    func hasHeldRequest(_ widget: Int) -> Bool { heldKeys[requestSlot(widget)] != .max }
+
     // Inlined: on the hot path of every view or reload (README, "Speed").
-    /// Queues the moment the widget's pending reload is looked at again.
+    /// Holds the moment the widget's pending reload is looked at again.
     @inline(__always)
     mutating func waitForRequest(_ widget: Int, until due: SimTime) {
-        widgets[widget].pendingEvent = queue.schedule(.requestDue(widget: Int32(widget)), at: due)
-        widgets[widget].pendingEventTime = due
+        holdReloadEvent(requestSlot(widget), at: due)
     }
 
     /// Runs every widget whose pending reload joined the batch planned for
@@ -188,7 +190,7 @@ extension DeviceSimulator {
             advancePendingReload(widget, batchDue: true)
         }
         guard parameters.earlyReloadWindow > 0 else { return }
-        for widget in widgets.indices where widgets[widget].inFlight == nil && widgets[widget].pendingEvent != nil {
+        for widget in widgets.indices where widgets[widget].inFlight == nil && hasHeldRequest(widget) {
             guard case .runNow(let limit)? = scheduler.decideEarly(
                 &schedules[widget], at: now, pageViews: pageViews[pageOfWidget[widget]], calendar: calendar) else { continue }
             let pending = schedules[widget].pending!
@@ -226,10 +228,7 @@ extension DeviceSimulator {
         let used = schedules[widget].ledger.usedInTrailingDay(at: now)
 
         // The call serves every request made before it started.
-        if let handle = widgets[widget].pendingEvent {
-            queue.cancel(handle)
-            widgets[widget].pendingEvent = nil
-        }
+        if hasHeldRequest(widget) { releaseReloadEvent(requestSlot(widget)) }
         schedules[widget].pending = nil
         widgets[widget].batchTime = nil
         widgets[widget].waitingForView = false
@@ -281,7 +280,7 @@ extension DeviceSimulator {
             // the end did, whatever WidgetKit made of its timeline (F20).
             backgroundSessionCompletesAt: result == .timedOut ? nil : widgets[widget].callContext.backgroundSessionCompletesAt
         )
-        queue.schedule(.callCompleted(widget: Int32(widget)), at: completesAt)
+        holdReloadEvent(completionSlot(widget), at: completesAt)
         observer.reloadStarted(ReloadRecord(
             time: now,
             device: deviceIndex,

@@ -49,18 +49,35 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// Their rates by local hour: slot `s`, hour `h` at `24·s + h`.
     var viewRates: StateTable<Double>
     var pageViews: StateTable<TrailingWindow>
-    /// Each page's next view of each day's plan (two plans overlap after
-    /// midnight), kept beside the queue rather than in it: views are half of
-    /// all events, and a slot costs no heap insert or pop. Slot `2·page +
-    /// day parity`; a view that finds its slot taken goes into the queue.
-    var pendingViews: StateTable<PendingView>
-    /// The slots that can hold a view: those of pages with widgets, in
-    /// order. Only they are searched for the earliest view, so pages without
-    /// widgets cost nothing per view.
-    let viewSlots: [Int]
-    /// The slot of the earliest pending view (-1 when none) and its key.
+    /// The events held beside the queue, each in a slot of its own, under
+    /// the order key the queue reserved when it was scheduled (`.max` when
+    /// the slot is empty): each page's next view under each day's plan (two
+    /// plans overlap after midnight), and each widget's pending request and
+    /// the completion of its call in flight. Views are half of all events
+    /// and a reload's request and completion a third, and a slot costs no
+    /// heap insert or pop: each is ordered against queued events exactly as
+    /// if it had been queued (README, "Speed").
+    ///
+    /// The view slots come first, two for each page with widgets
+    /// (`pageViewSlots`, then day parity; a view that finds its slot taken
+    /// goes into the queue), then one a widget for requests
+    /// (`requestSlot`), then one a widget for completions
+    /// (`completionSlot`). Views and reload events are searched apart, so
+    /// taking one searches only the slots of its own kind.
+    var heldKeys: StateTable<UInt64>
+    /// The page and plan day of the view held in each view slot.
+    var heldViews: StateTable<HeldView>
+    /// Each page's first view slot; -1 for a page without widgets, whose
+    /// views are not simulated.
+    let pageViewSlots: StateTable<Int>
+    /// The number of view slots, and so the first request slot.
+    let viewSlotCount: Int
+    /// The view slot holding the earliest held view (-1 when none) and its key.
     var earliestViewSlot = -1
     var earliestViewKey = UInt64.max
+    /// The slot holding the earliest held reload event (-1 when none) and its key.
+    var earliestReloadSlot = -1
+    var earliestReloadKey = UInt64.max
     var pageLastViewed: StateTable<SimTime?>
     /// Each app's code, which answers app events with WidgetCenter calls (F16).
     var apps: [any ContainingApp]
@@ -127,14 +144,15 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         pageViews = StateTable(count: device.pages.count) { page in
             TrailingWindow(reservingCapacity: widgetsOnPage.isEmpty(page) ? 0 : 256)
         }
-        pendingViews = StateTable(repeating: PendingView.none, count: 2 * device.pages.count)
-        var viewSlots: [Int] = []
-        viewSlots.reserveCapacity(2 * device.pages.count)
-        for page in device.pages.indices where !widgetsOnPage.isEmpty(page) {
-            viewSlots.append(2 * page)
-            viewSlots.append(2 * page + 1)
+        var viewSlotCount = 0
+        pageViewSlots = StateTable(count: device.pages.count) { page in
+            guard !widgetsOnPage.isEmpty(page) else { return -1 }
+            defer { viewSlotCount += 2 }
+            return viewSlotCount
         }
-        self.viewSlots = viewSlots
+        self.viewSlotCount = viewSlotCount
+        heldKeys = StateTable(repeating: .max, count: viewSlotCount + 2 * device.widgets.count)
+        heldViews = StateTable(repeating: HeldView(page: 0, day: 0), count: viewSlotCount)
         pageLastViewed = StateTable(repeating: nil, count: device.pages.count)
         apps = device.apps.indices.map { app in
             if let swift = device.apps[app].swift { return swift.make() }
@@ -207,13 +225,17 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         }
         queue.schedule(.dayStarted(day: Int32(calendar.dayIndex(0))), at: 0)
         while true {
-            // The earliest of the queue's next event and the pages' next views,
-            // by (time, insertion sequence): the order of one queue holding all.
+            // The earliest of the queue's next event and the held events, by
+            // (time, insertion sequence): the order of one queue holding all.
             var key = queue.nextKey
-            var viewSlot = -1
+            var heldSlot = -1
             if earliestViewKey < key {
                 key = earliestViewKey
-                viewSlot = earliestViewSlot
+                heldSlot = earliestViewSlot
+            }
+            if earliestReloadKey < key {
+                key = earliestReloadKey
+                heldSlot = earliestReloadSlot
             }
             guard key != .max else { break }
             let time = SimTime(key >> 32)
@@ -223,11 +245,16 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             #endif
             now = time
             eventsProcessed += 1
-            if viewSlot >= 0 {
-                let view = pendingViews[viewSlot]
-                pendingViews[viewSlot] = .none
-                findEarliestView()
-                viewPage(Int(view.page), day: Int(view.day))
+            if heldSlot >= 0 {
+                heldKeys[heldSlot] = .max
+                if heldSlot < viewSlotCount {
+                    findEarliestView()
+                    let view = heldViews[heldSlot]
+                    viewPage(Int(view.page), day: Int(view.day))
+                } else {
+                    findEarliestReloadEvent()
+                    handleHeldReloadEvent(heldSlot)
+                }
             } else {
                 handle(queue.popNext()!.payload)
             }
@@ -238,6 +265,19 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 stopped = reason
                 return
             }
+        }
+    }
+
+    /// A widget's held request falls due, or its call completes. Not
+    /// inlined into `run`: the loop then stays small enough for Swift to
+    /// inline a view's whole handling into it (README, "Speed").
+    @inline(never)
+    mutating func handleHeldReloadEvent(_ slot: Int) {
+        if slot < viewSlotCount + widgets.count {
+            // The request's wait (eligibility, spacing or budget) is over.
+            advancePendingReload(slot - viewSlotCount)
+        } else {
+            completeCall(slot - viewSlotCount - widgets.count)
         }
     }
 
@@ -268,13 +308,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         case .truthChanged(let widget, let day): changeTruth(Int(widget), day: Int(day))
         case .notificationDelivered(let widget, let reaction): deliverNotification(about: Int(widget), reaction: reaction)
         case .pushDelivered(let app): deliverWidgetPush(to: Int(app))
-        case .requestDue(let widget):
-            widgets[Int(widget)].pendingEvent = nil
-            advancePendingReload(Int(widget))
         case .batchDue: runBatch()
         case .freeReloadDue(let widget, let trigger, let requestedAt):
             runFreeReload(Int(widget), trigger: trigger, requestedAt: Int(requestedAt))
-        case .callCompleted(let widget): completeCall(Int(widget))
         case .pushBudgetAvailable(let widget): releaseHeldPush(Int(widget))
         case .backgroundSessionCompleted(let widget):
             // F20: the session's events arrive and the extension asks WidgetKit
@@ -288,10 +324,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// Keeps a page's next view in its slot, or in the queue if the slot is taken.
     @inline(__always)
     mutating func scheduleView(_ page: Int, day: Int, at time: SimTime) {
-        let slot = 2 * page + (day & 1)
-        if pendingViews[slot].key == .max {
+        let slot = pageViewSlots[page] + (day & 1)
+        if heldKeys[slot] == .max {
             let key = queue.reserveKey(at: time)
-            pendingViews[slot] = PendingView(key: key, page: Int32(page), day: Int32(day))
+            heldKeys[slot] = key
+            heldViews[slot] = HeldView(page: Int32(page), day: Int32(day))
             if key < earliestViewKey {
                 earliestViewKey = key
                 earliestViewSlot = slot
@@ -301,14 +338,39 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         }
     }
 
-    /// Finds the earliest pending view again, after one was taken.
-    mutating func findEarliestView() {
-        earliestViewSlot = -1
-        earliestViewKey = .max
-        for slot in viewSlots where pendingViews[slot].key < earliestViewKey {
-            earliestViewKey = pendingViews[slot].key
-            earliestViewSlot = slot
+    /// The slot holding `widget`'s pending request.
+    func requestSlot(_ widget: Int) -> Int { viewSlotCount + widget }
+
+    /// The slot holding the completion of `widget`'s call in flight.
+    func completionSlot(_ widget: Int) -> Int { viewSlotCount + widgets.count + widget }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// Holds a reload event in its empty slot, due at `time`, under the next
+    /// order key the queue gives out.
+    @inline(__always)
+    mutating func holdReloadEvent(_ slot: Int, at time: SimTime) {
+        let key = queue.reserveKey(at: time)
+        heldKeys[slot] = key
+        if key < earliestReloadKey {
+            earliestReloadKey = key
+            earliestReloadSlot = slot
         }
+    }
+
+    /// Drops the reload event held in `slot`, if any.
+    mutating func releaseReloadEvent(_ slot: Int) {
+        heldKeys[slot] = .max
+        if slot == earliestReloadSlot { findEarliestReloadEvent() }
+    }
+
+    /// Finds the earliest held view again, after one was taken.
+    mutating func findEarliestView() {
+        (earliestViewSlot, earliestViewKey) = heldKeys.indexOfMinimum(in: 0..<viewSlotCount)
+    }
+
+    /// Finds the earliest held reload event again, after one was taken or dropped.
+    mutating func findEarliestReloadEvent() {
+        (earliestReloadSlot, earliestReloadKey) = heldKeys.indexOfMinimum(in: viewSlotCount..<heldKeys.count)
     }
 
     /// The calendar day plan for `day` (two are kept: today's and yesterday's,

@@ -79,3 +79,20 @@ struct StateTable<Element>: RandomAccessCollection {
         }
     }
 }
+
+extension StateTable where Element == UInt64 {
+    /// The index of the smallest element in `range` (the first of equal
+    /// ones) and its value; `(-1, .max)` when every one is `.max`. Reads
+    /// each element without a bounds check, the range being checked once:
+    /// the simulator asks after every held event it takes.
+    func indexOfMinimum(in range: Range<Int>) -> (index: Int, value: UInt64) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "StateTable: range \(range) out of 0..<\(count)")
+        var index = -1
+        var smallest = UInt64.max
+        for position in range where base[position] < smallest {
+            smallest = base[position]
+            index = position
+        }
+        return (index, smallest)
+    }
+}

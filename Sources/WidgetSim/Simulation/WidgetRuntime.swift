@@ -36,9 +36,6 @@ struct WidgetRuntime {
     /// midnight is reported once for that day.
     var lastReportedDay = Int.min
     var inFlight: CallInFlight?
-    var pendingEvent: EventQueue<DeviceEvent>.Handle?
-    /// When `pendingEvent` is due.
-    var pendingEventTime: SimTime = 0
     /// The batch this widget's pending reload will run in.
     var batchTime: SimTime?
     var waitingForView = false
