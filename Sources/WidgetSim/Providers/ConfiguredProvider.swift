@@ -124,22 +124,13 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     /// The same timeline, written into a reusable buffer (the simulator's fast path).
     @inline(__always)
     mutating func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry]) -> TimelineReloadPolicy {
-        // The buffer still holds an older timeline. It is overwritten in place
-        // and trimmed at the end rather than emptied first: emptying an array
-        // goes through the generic `replaceSubrange`, which cost more than the
-        // rest of the entries' work, and a provider's timelines mostly have the
-        // same length (README, "Speed").
-        var written = 0
-        defer { if entries.count > written { entries.removeLast(entries.count - written) } }
-        // Room for the whole timeline at once: grown one append at a time, a
-        // widget's two buffers took seven allocations (README, "Speed").
-        let length = settings.entryOffsets?.count ?? max(1, settings.entryCount)
-        if entries.capacity < length { entries.reserveCapacity(length) }
         let result = context.fetch()
         let now = context.now
         guard case .success(let dataAsOf) = result else {
             // The last good data, or, if there never was any, no data at all.
-            Self.write(ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch, isForecast: false), into: &entries, at: &written)
+            Self.resize(&entries, to: 1)
+            let entry = ScheduledEntry(date: now, dataFetchedAt: lastGoodFetch, isForecast: false)
+            entries.withUnsafeMutableBufferPointer { $0[0] = entry }
             return .after(now + settings.retryAfterFailure)
         }
         lastGoodFetch = dataAsOf
@@ -148,30 +139,48 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
             context.startBackgroundSession(completingAfter: settings.backgroundSessionDuration)
         }
         if let offsets = settings.entryOffsets {
-            for (index, offset) in offsets.enumerated() {
-                Self.write(
-                    ScheduledEntry(date: now + offset, dataFetchedAt: dataAsOf, isForecast: index > 0 && settings.forecasts),
-                    into: &entries, at: &written)
+            Self.resize(&entries, to: offsets.count)
+            let forecasts = settings.forecasts
+            entries.withUnsafeMutableBufferPointer { entries in
+                for (index, offset) in offsets.enumerated() {
+                    entries[index] = ScheduledEntry(date: now + offset, dataFetchedAt: dataAsOf, isForecast: index > 0 && forecasts)
+                }
             }
             return reloadPolicy(now: now, context: &context)
         }
-        Self.write(ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false), into: &entries, at: &written)
-        var date = now
-        for index in 1..<max(1, settings.entryCount) {
-            // From the second aligned entry on, `date` is on the grid.
-            date = index > 1 && entriesOnDailyGrid ? date + settings.entrySpacing : nextEntryDate(after: date, calendar: context.calendar)
-            Self.write(ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts), into: &entries, at: &written)
+        let length = max(1, settings.entryCount)
+        Self.resize(&entries, to: length)
+        let calendar = context.calendar
+        entries.withUnsafeMutableBufferPointer { entries in
+            entries[0] = ScheduledEntry(date: now, dataFetchedAt: dataAsOf, isForecast: false)
+            var date = now
+            for index in 1..<length {
+                // From the second aligned entry on, `date` is on the grid.
+                date = index > 1 && entriesOnDailyGrid ? date + settings.entrySpacing : nextEntryDate(after: date, calendar: calendar)
+                entries[index] = ScheduledEntry(date: date, dataFetchedAt: dataAsOf, isForecast: settings.forecasts)
+            }
         }
         return reloadPolicy(now: now, context: &context)
     }
 
-    // Inlined: on the hot path of every view or reload (README, "Speed").
-    /// Puts `entry` at position `index` of the buffer, over what an older
-    /// timeline left there or after its end, and counts it.
+    /// Makes the buffer, which still holds an older timeline, `length`
+    /// entries long, to be overwritten in place through its storage (one
+    /// uniqueness check for the whole timeline, not one per entry). Emptying
+    /// it first would go through the generic `replaceSubrange`, which cost
+    /// more than the rest of the entries' work, and a provider's timelines
+    /// mostly have the same length, so most calls change nothing here
+    /// (README, "Speed").
     @inline(__always)
-    static func write(_ entry: ScheduledEntry, into entries: inout [ScheduledEntry], at index: inout Int) {
-        if index < entries.count { entries[index] = entry } else { entries.append(entry) }
-        index += 1
+    static func resize(_ entries: inout [ScheduledEntry], to length: Int) {
+        if entries.count > length {
+            entries.removeLast(entries.count - length)
+        } else if entries.count < length {
+            // Room for the whole timeline at once: grown one append at a
+            // time, a widget's two buffers took seven allocations.
+            entries.reserveCapacity(length)
+            let filler = ScheduledEntry(date: 0, dataFetchedAt: nil, isForecast: false)
+            while entries.count < length { entries.append(filler) }
+        }
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").

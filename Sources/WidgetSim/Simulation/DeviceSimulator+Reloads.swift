@@ -158,7 +158,11 @@ extension DeviceSimulator {
             widgets[widget].batchTime = batch
         case .openBatch(let batch):
             openBatches.append(batch)
-            queue.schedule(.batchDue, at: batch)
+            if heldKeys[batchSlot] == .max {
+                holdReloadEvent(batchSlot, at: batch)
+            } else {
+                queue.schedule(.batchDue, at: batch)
+            }
             widgets[widget].batchTime = batch
         case .runNow(let limit):
             let pending = schedules[widget].pending!

@@ -62,8 +62,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// (`pageViewSlots`, then day parity; a view that finds its slot taken
     /// goes into the queue), then one a widget for requests
     /// (`requestSlot`), then one a widget for completions
-    /// (`completionSlot`). Views and reload events are searched apart, so
-    /// taking one searches only the slots of its own kind.
+    /// (`completionSlot`), then one for the device's next reload batch
+    /// (`batchSlot`; a batch planned while it is taken goes into the
+    /// queue). Views and reload events are searched apart, so taking one
+    /// searches only the slots of its own kind.
     var heldKeys: StateTable<UInt64>
     /// The page and plan day of the view held in each view slot.
     var heldViews: StateTable<HeldView>
@@ -151,7 +153,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             return viewSlotCount
         }
         self.viewSlotCount = viewSlotCount
-        heldKeys = StateTable(repeating: .max, count: viewSlotCount + 2 * device.widgets.count)
+        heldKeys = StateTable(repeating: .max, count: viewSlotCount + 2 * device.widgets.count + 1)
         heldViews = StateTable(repeating: HeldView(page: 0, day: 0), count: viewSlotCount)
         pageLastViewed = StateTable(repeating: nil, count: device.pages.count)
         apps = device.apps.indices.map { app in
@@ -268,16 +270,19 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         }
     }
 
-    /// A widget's held request falls due, or its call completes. Not
-    /// inlined into `run`: the loop then stays small enough for Swift to
-    /// inline a view's whole handling into it (README, "Speed").
+    /// A widget's held request falls due, its call completes, or the held
+    /// batch is due. Not inlined into `run`: the loop then stays small
+    /// enough for Swift to inline a view's whole handling into it (README,
+    /// "Speed").
     @inline(never)
     mutating func handleHeldReloadEvent(_ slot: Int) {
         if slot < viewSlotCount + widgets.count {
             // The request's wait (eligibility, spacing or budget) is over.
             advancePendingReload(slot - viewSlotCount)
-        } else {
+        } else if slot < batchSlot {
             completeCall(slot - viewSlotCount - widgets.count)
+        } else {
+            runBatch()
         }
     }
 
@@ -343,6 +348,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
     /// The slot holding the completion of `widget`'s call in flight.
     func completionSlot(_ widget: Int) -> Int { viewSlotCount + widgets.count + widget }
+
+    /// The slot holding one of the device's planned reload batches.
+    var batchSlot: Int { viewSlotCount + 2 * widgets.count }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Holds a reload event in its empty slot, due at `time`, under the next
