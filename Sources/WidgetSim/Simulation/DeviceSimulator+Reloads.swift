@@ -147,27 +147,43 @@ extension DeviceSimulator {
         case .waitForView:
             widgets[widget].waitingForView = true
         case .withheldUntil(let available):
-            let pending = schedules[widget].pending!
-            if !pending.withheldReported {
-                schedules[widget].pending!.withheldReported = true
-                observer.reloadWithheld(WithheldRecord(
-                    time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
-            }
-            waitForRequest(widget, until: available)
+            withhold(widget, until: available)
         case .joinBatch(let batch):
             widgets[widget].batchTime = batch
         case .openBatch(let batch):
-            openBatches.append(batch)
-            if heldKeys[batchSlot] == .max {
-                holdReloadEvent(batchSlot, at: batch)
-            } else {
-                queue.schedule(.batchDue, at: batch)
-            }
-            widgets[widget].batchTime = batch
+            openBatch(at: batch, for: widget)
         case .runNow(let limit):
             let pending = schedules[widget].pending!
             startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
+    }
+
+    // Not inlined, as `openBatch` below: kept out of `advancePendingReload`,
+    // the rarer branches leave it small enough for Swift to inline the
+    // scheduler's decision into it (README, "Speed").
+    /// The widget's pending reload waits for budget until `available` (F12),
+    /// reported as withheld once.
+    @inline(never)
+    mutating func withhold(_ widget: Int, until available: SimTime) {
+        let pending = schedules[widget].pending!
+        if !pending.withheldReported {
+            schedules[widget].pending!.withheldReported = true
+            observer.reloadWithheld(WithheldRecord(
+                time: now, device: deviceIndex, widget: widget, trigger: pending.trigger, requests: pending.requests))
+        }
+        waitForRequest(widget, until: available)
+    }
+
+    /// Plans a reload batch at `batch`, which the widget's pending reload joins (F14).
+    @inline(never)
+    mutating func openBatch(at batch: SimTime, for widget: Int) {
+        openBatches.append(batch)
+        if heldKeys[batchSlot] == .max {
+            holdReloadEvent(batchSlot, at: batch)
+        } else {
+            queue.schedule(.batchDue, at: batch)
+        }
+        widgets[widget].batchTime = batch
     }
 
     /// True when the widget's pending reload waits for a moment to be looked at again.
