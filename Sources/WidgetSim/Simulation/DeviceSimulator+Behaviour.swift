@@ -27,7 +27,7 @@ extension DeviceSimulator {
     mutating func startDay(_ day: Int) {
         var random = seed.derived("day").derived(UInt64(bitPattern: Int64(day))).stream()
         let plan = DayPlan.draw(day: day, profile: setup.user, calendar: calendar, random: &random)
-        dayPlans[((day % 2) + 2) % 2] = plan
+        if day & 1 == 0 { evenDayPlan = plan } else { oddDayPlan = plan }
         for widget in widgets.indices where widgets[widget].added {
             reportDayStart(widget, day: day)
         }
@@ -194,7 +194,7 @@ extension DeviceSimulator {
     mutating func launchApp(from widget: Int) {
         let app = widgets[widget].setup.app
         let length = max(1, setup.apps[app].sessionLength.draw(using: &widgets[widget].launchRandom))
-        appLaunchedFromWidgetAt[app] = now
+        appStates[app].launchedFromWidgetAt = now
         enterForeground(app)
         queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(calendar.dayIndex(now)), scheduleNext: false), at: now + length)
     }
@@ -216,39 +216,39 @@ extension DeviceSimulator {
     mutating func scheduleNextAppSession(_ app: Int, day: Int, after: SimTime) {
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.apps[app].sessionsPerDay, shape: setup.user.hourlyActivity,
-            calendar: calendar, random: &appSessionRandoms[app]) {
+            calendar: calendar, random: &appStates[app].sessionRandom) {
             queue.schedule(.appSessionStarted(app: Int32(app), day: Int32(day)), at: next)
         }
     }
 
     mutating func startAppSession(_ app: Int, day: Int) {
-        let length = max(1, setup.apps[app].sessionLength.draw(using: &appSessionRandoms[app]))
+        let length = max(1, setup.apps[app].sessionLength.draw(using: &appStates[app].sessionRandom))
         enterForeground(app)
         queue.schedule(.appSessionEnded(app: Int32(app), day: Int32(day), scheduleNext: true), at: now + length)
     }
 
     /// The app comes to the foreground; the calls its code makes now are free (F17).
     mutating func enterForeground(_ app: Int) {
-        appForegroundSessions[app] += 1
+        appStates[app].foregroundSessions += 1
         observer.appActed(AppActivityRecord(time: now, device: deviceIndex, app: app, activity: .foreground))
         send(.becameActive, to: app)
     }
 
     mutating func endAppSession(_ app: Int, day: Int, scheduleNext: Bool) {
-        appForegroundSessions[app] -= 1
+        appStates[app].foregroundSessions -= 1
         if scheduleNext { scheduleNextAppSession(app, day: day, after: now) }
     }
 
     mutating func scheduleNextMediaSession(_ app: Int, day: Int, after: SimTime) {
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.apps[app].mediaSessionsPerDay, shape: setup.user.hourlyActivity,
-            calendar: calendar, random: &appMediaRandoms[app]) {
+            calendar: calendar, random: &appStates[app].mediaRandom) {
             queue.schedule(.mediaSessionStarted(app: Int32(app), day: Int32(day)), at: next)
         }
     }
 
     mutating func startMediaSession(_ app: Int, day: Int) {
-        let length = max(1, setup.apps[app].mediaSessionLength.draw(using: &appMediaRandoms[app]))
+        let length = max(1, setup.apps[app].mediaSessionLength.draw(using: &appStates[app].mediaRandom))
         beginMediaSession(app, length: length, day: day, scheduleNext: true)
     }
 
@@ -256,20 +256,20 @@ extension DeviceSimulator {
     /// free until it ends (F17), and it reloads its widgets as it plays.
     mutating func beginMediaSession(_ app: Int, length: Int, day: Int, scheduleNext: Bool) {
         mediaSessionCounter += 1
-        appMediaSession[app] = mediaSessionCounter
+        appStates[app].mediaSession = mediaSessionCounter
         send(.mediaSessionTick, to: app)
         queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(mediaSessionCounter)), at: now + setup.apps[app].mediaReloadInterval)
         queue.schedule(.mediaSessionEnded(app: Int32(app), day: Int32(day), session: Int32(mediaSessionCounter), scheduleNext: scheduleNext), at: now + length)
     }
 
     mutating func mediaReloadTick(_ app: Int, session: Int) {
-        guard appMediaSession[app] == session else { return }
+        guard appStates[app].mediaSession == session else { return }
         send(.mediaSessionTick, to: app)
         queue.schedule(.mediaReloadTick(app: Int32(app), session: Int32(session)), at: now + setup.apps[app].mediaReloadInterval)
     }
 
     mutating func endMediaSession(_ app: Int, day: Int, session: Int, scheduleNext: Bool) {
-        if appMediaSession[app] == session { appMediaSession[app] = nil }
+        if appStates[app].mediaSession == session { appStates[app].mediaSession = nil }
         if scheduleNext { scheduleNextMediaSession(app, day: day, after: now) }
     }
 
@@ -454,8 +454,8 @@ extension DeviceSimulator {
         case .push(let app):
             // The script says when the server sends the push; it is delivered
             // opportunistically (F19), as a push about a truth change is.
-            if appPushRandoms[app] == nil { appPushRandoms[app] = seed.derived("app", setup.apps[app].id, "push-delivery").stream() }
-            let delay = parameters.pushDeliveryDelay.draw(using: &appPushRandoms[app]!)
+            if appStates[app].pushRandom == nil { appStates[app].pushRandom = seed.derived("app", setup.apps[app].id, "push-delivery").stream() }
+            let delay = parameters.pushDeliveryDelay.draw(using: &appStates[app].pushRandom!)
             queue.schedule(.pushDelivered(app: Int32(app)), at: now + delay)
         case .appSession(let app, let length):
             enterForeground(app)

@@ -46,7 +46,7 @@ extension DeviceSimulator {
     /// calls it made, in order (F16, F17).
     mutating func send(_ event: AppEvent, to app: Int) {
         var center = widgetCenter(for: app)
-        apps[app].handle(event, at: now, center: &center)
+        appStates[app].code.handle(event, at: now, center: &center)
         applyRequests(of: center, from: app)
     }
 
@@ -67,7 +67,7 @@ extension DeviceSimulator {
     /// in the foreground or has a media session (F17), budgeted otherwise.
     mutating func applyWidgetCenter(_ request: WidgetCenter.Request, from app: Int) {
         // F18: calls right after the app was opened from its widget are ignored.
-        if let launched = appLaunchedFromWidgetAt[app], now - launched < parameters.reloadsIgnoredAfterWidgetLaunch {
+        if let launched = appStates[app].launchedFromWidgetAt, now - launched < parameters.reloadsIgnoredAfterWidgetLaunch {
             return
         }
         // The targets are walked in place, not gathered into an array: an
@@ -79,10 +79,10 @@ extension DeviceSimulator {
         }
         guard widgetsOfApp.list(app).contains(where: { kind == nil || widgets[$0].setup.kind == kind }) else { return }
         let freeTrigger: ReloadTrigger? =
-            appForegroundSessions[app] > 0 ? .appForeground : (appMediaSession[app] != nil ? .mediaSession : nil)
+            appStates[app].foregroundSessions > 0 ? .appForeground : (appStates[app].mediaSession != nil ? .mediaSession : nil)
         if let freeTrigger {
             // One delay per call: all its widgets hear of it together (F18).
-            let delay = parameters.foregroundReloadDelay.draw(using: &appCenterRandoms[app])
+            let delay = parameters.foregroundReloadDelay.draw(using: &appStates[app].centerRandom)
             for widget in widgetsOfApp.list(app) where kind == nil || widgets[widget].setup.kind == kind {
                 requestFreeReload(widget, trigger: freeTrigger, at: now + delay)
             }
@@ -95,14 +95,14 @@ extension DeviceSimulator {
 
     /// A WidgetCenter handle for `app`, seeing the app's configured widgets (F16).
     func widgetCenter(for app: Int) -> WidgetCenter {
-        WidgetCenter(configurations: appConfigurations[app])
+        WidgetCenter(configurations: appStates[app].configurations)
     }
 
     /// What WidgetCenter shows `app` of its widgets: those added so far, in
     /// device order. Kept up to date as widgets are added, so an app event
     /// builds nothing.
     mutating func updateConfigurations(of app: Int) {
-        appConfigurations[app] = widgetsOfApp.list(app).filter { widgets[$0].added }.map { index in
+        appStates[app].configurations = widgetsOfApp.list(app).filter { widgets[$0].added }.map { index in
             let widget = widgets[index].setup
             return WidgetInfo(kind: widget.kind, family: widget.family, configuration: widget.configuration)
         }

@@ -40,7 +40,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     let hasLocationWidgets: Bool
 
     // User behaviour state.
-    var dayPlans = [DayPlan](repeating: DayPlan(wake: 0, sleep: 0, awakeWeight: 0), count: 2)
+    /// The day plans of the even and the odd calendar days: today's and
+    /// yesterday's, whose evening may run past midnight.
+    var evenDayPlan = DayPlan(wake: 0, sleep: 0, awakeWeight: 0)
+    var oddDayPlan = DayPlan(wake: 0, sleep: 0, awakeWeight: 0)
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: StateTable<RandomStream>
     /// Each page's view arrivals under each of the two day plans kept
@@ -81,21 +84,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var earliestReloadSlot = -1
     var earliestReloadKey = UInt64.max
     var pageLastViewed: StateTable<SimTime?>
-    /// Each app's code, which answers app events with WidgetCenter calls (F16).
-    var apps: [any ContainingApp]
-    /// The configured widgets each app's WidgetCenter shows (F16).
-    var appConfigurations: [[WidgetInfo]]
-    var appSessionRandoms: [RandomStream]
-    var appMediaRandoms: [RandomStream]
-    var appCenterRandoms: [RandomStream]
-    /// Each app's delivery delays of the widget pushes its script sends
-    /// (F19), derived at the app's first push: most devices send none, and
-    /// deriving a stream for each app cost 0.2 % of a fleet run.
-    var appPushRandoms: [RandomStream?]
-    var appForegroundSessions: [Int]
-    /// When each app was last opened from a tap on its widget (F18).
-    var appLaunchedFromWidgetAt: [SimTime?]
-    var appMediaSession: [Int?]
+    /// Each app's state on the device: one table, not an array per field
+    /// (README, "Speed").
+    var appStates: StateTable<AppState>
     var mediaSessionCounter = 0
     var locationRandom: RandomStream
     var systemRandom: RandomStream
@@ -137,7 +128,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
 
         pageOfWidget = device.widgets.map(\.page)
         widgetsOnPage = IndexLists(listCount: device.pages.count, grouping: pageOfWidget)
-        widgetsOfApp = IndexLists(listCount: device.apps.count, grouping: device.widgets.map(\.app))
+        widgetsOfApp = IndexLists(listCount: device.apps.count, count: device.widgets.count) { device.widgets[$0].app }
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = StateTable(count: device.pages.count) { seed.derived("views", device.pages[$0].name).stream() }
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
@@ -156,19 +147,21 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         heldKeys = StateTable(repeating: .max, count: viewSlotCount + 2 * device.widgets.count + 1)
         heldViews = StateTable(repeating: HeldView(page: 0, day: 0), count: viewSlotCount)
         pageLastViewed = StateTable(repeating: nil, count: device.pages.count)
-        apps = device.apps.indices.map { app in
-            if let swift = device.apps[app].swift { return swift.make() }
-            let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
-            return ConfiguredApp(foregroundReload: device.apps[app].foregroundReload, reloadAllOnChangeOf: reloadAll)
+        appStates = StateTable(count: device.apps.count) { app in
+            let code: any ContainingApp
+            if let swift = device.apps[app].swift {
+                code = swift.make()
+            } else {
+                let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
+                code = ConfiguredApp(foregroundReload: device.apps[app].foregroundReload, reloadAllOnChangeOf: reloadAll)
+            }
+            let id = device.apps[app].id
+            return AppState(
+                code: code,
+                sessionRandom: seed.derived("app", id, "sessions").stream(),
+                mediaRandom: seed.derived("app", id, "media").stream(),
+                centerRandom: seed.derived("app", id, "widget-center").stream())
         }
-        appConfigurations = device.apps.map { _ in [] }
-        appSessionRandoms = device.apps.map { seed.derived("app", $0.id, "sessions").stream() }
-        appMediaRandoms = device.apps.map { seed.derived("app", $0.id, "media").stream() }
-        appCenterRandoms = device.apps.map { seed.derived("app", $0.id, "widget-center").stream() }
-        appPushRandoms = device.apps.map { _ in nil }
-        appForegroundSessions = device.apps.map { _ in 0 }
-        appLaunchedFromWidgetAt = device.apps.map { _ in nil }
-        appMediaSession = device.apps.map { _ in nil }
         locationRandom = seed.derived("location").stream()
         systemRandom = seed.derived("system").stream()
 
@@ -384,6 +377,30 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// The calendar day plan for `day` (two are kept: today's and yesterday's,
     /// whose evening may run past midnight).
     func plan(for day: Int) -> DayPlan {
-        dayPlans[((day % 2) + 2) % 2]
+        day & 1 == 0 ? evenDayPlan : oddDayPlan
     }
+}
+
+/// One app's state on a device.
+struct AppState {
+    /// The app's code, which answers app events with WidgetCenter calls (F16).
+    var code: any ContainingApp
+    /// The configured widgets the app's WidgetCenter shows (F16).
+    var configurations: [WidgetInfo] = []
+    /// Arrivals and lengths of the app's foreground sessions.
+    var sessionRandom: RandomStream
+    /// Arrivals and lengths of the app's media sessions.
+    var mediaRandom: RandomStream
+    /// Delays of the free reloads its WidgetCenter calls ask for (F18).
+    var centerRandom: RandomStream
+    /// Delivery delays of the widget pushes its script sends (F19), derived
+    /// at the app's first push: most devices send none, and deriving a
+    /// stream for each app cost 0.2 % of a fleet run.
+    var pushRandom: RandomStream?
+    /// Foreground sessions open now (F17).
+    var foregroundSessions = 0
+    /// When the app was last opened from a tap on its widget (F18).
+    var launchedFromWidgetAt: SimTime?
+    /// The media session playing now, if any (F17).
+    var mediaSession: Int?
 }

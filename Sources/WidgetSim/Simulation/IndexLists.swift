@@ -9,18 +9,34 @@ struct IndexLists: Sendable {
     /// `listCount` lists, where list `k` holds, in increasing order, every
     /// index `i` with `keys[i] == k` (the widgets on each page, given each
     /// widget's page). A key outside `0..<listCount` puts its index in no
-    /// list. Built by counting, without an array per list: a fleet builds
-    /// two of these for every device it sets up (README, "Speed").
+    /// list.
     init(listCount: Int, grouping keys: [Int]) {
+        self.init(listCount: listCount, count: keys.count) { keys[$0] }
+    }
+
+    /// `listCount` lists, where list `k` holds, in increasing order, every
+    /// index `i` in `0..<count` with `key(i) == k`; a key outside
+    /// `0..<listCount` puts its index in no list. Built by counting, in the
+    /// two arrays it is kept in and without an array of keys: a fleet builds
+    /// two of these for every device it sets up (README, "Speed").
+    init(listCount: Int, count: Int, key: (Int) -> Int) {
         var starts = [Int](repeating: 0, count: listCount + 1)
-        for key in keys where 0 <= key && key < listCount { starts[key + 1] += 1 }
-        for list in 0..<listCount { starts[list + 1] += starts[list] }
-        var next = Array(starts.dropLast())
-        var members = [Int](repeating: 0, count: starts[listCount])
-        for (index, key) in keys.enumerated() where 0 <= key && key < listCount {
-            members[next[key]] = index
-            next[key] += 1
+        for index in 0..<count {
+            let key = key(index)
+            if 0 <= key && key < listCount { starts[key + 1] += 1 }
         }
+        for list in 0..<listCount { starts[list + 1] += starts[list] }
+        var members = [Int](repeating: 0, count: starts[listCount])
+        // Each list's start serves as its cursor while its members are
+        // placed, ending as the next list's start; one shift restores them.
+        for index in 0..<count {
+            let key = key(index)
+            guard 0 <= key && key < listCount else { continue }
+            members[starts[key]] = index
+            starts[key] += 1
+        }
+        for list in stride(from: listCount, to: 0, by: -1) { starts[list] = starts[list - 1] }
+        starts[0] = 0
         self.starts = starts
         self.members = members
     }
