@@ -55,6 +55,29 @@ struct FastPathTests {
         }
     }
 
+    /// Carrying the second of day from hour to hour sums the same products,
+    /// in the same order, as working it out at each hour (the form it replaced).
+    @Test func weightedLengthIsTheSumOverLocalHours() {
+        var random = RandomStream(seed: 21)
+        for _ in 0..<300 {
+            let calendar = CivilCalendar(
+                startEpochSeconds: 1_700_000_000 + random.nextInt(below: Seconds.day),
+                utcOffsetSeconds: random.nextInt(in: -14 * Seconds.hour...14 * Seconds.hour))
+            let shape = (0..<24).map { _ in random.nextUnit() < 0.1 ? 0 : 2 * random.nextUnit() }
+            let start = random.nextInt(in: -Seconds.day...3 * Seconds.day)
+            let end = start + random.nextInt(in: -Seconds.hour...50 * Seconds.hour)
+            var expected = 0.0
+            var cursor = start
+            while cursor < end {
+                let hourEnd = min(end, cursor - calendar.secondOfDay(cursor) % Seconds.hour + Seconds.hour)
+                expected += shape[calendar.hour(cursor)] * Double(hourEnd - cursor)
+                cursor = hourEnd
+            }
+            let length = ArrivalProcess.weightedLength(from: start, to: end, shape: shape, calendar: calendar)
+            #expect(length.bitPattern == expected.bitPattern, "from \(start) to \(end)")
+        }
+    }
+
     @Test func preparedArrivalsDrawWhatTheArrivalProcessDraws() {
         var random = RandomStream(seed: 4)
         let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: 3_600)

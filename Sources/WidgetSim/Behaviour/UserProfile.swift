@@ -97,11 +97,17 @@ enum ArrivalProcess {
     /// ∫ weight dt over `[start, end)`, in weight-seconds.
     static func weightedLength(from start: SimTime, to end: SimTime, shape: [Double]?, calendar: CivilCalendar) -> Double {
         guard let shape else { return Double(end - start) }
+        // The second of day is carried from hour to hour, as `next` carries
+        // it, not worked out again twice an hour: a device's every day plan
+        // sums its waking hours (README, "Speed"). The same products, summed
+        // in the same order.
         var total = 0.0
         var cursor = start
+        var secondOfDay = calendar.secondOfDay(cursor)
         while cursor < end {
-            let hourEnd = min(end, cursor - calendar.secondOfDay(cursor) % Seconds.hour + Seconds.hour)
-            total += shape[calendar.hour(cursor)] * Double(hourEnd - cursor)
+            let hourEnd = min(end, cursor - secondOfDay % Seconds.hour + Seconds.hour)
+            total += shape[secondOfDay / Seconds.hour] * Double(hourEnd - cursor)
+            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
             cursor = hourEnd
         }
         return total
