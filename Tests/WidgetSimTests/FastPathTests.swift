@@ -364,4 +364,69 @@ struct FastPathTests {
             }
         }
     }
+
+    /// A state table's elements live in the block of the object that owns
+    /// them: writes go to the element in place, and freeing the table frees
+    /// every element with it.
+    @Test func aStateTableFreesItsElementsWithIt() {
+        let counter = DeinitCounter()
+        do {
+            let table = StateTable(count: 5) { Tracked(value: $0, counter: counter) }
+            table[3].value = 30
+            #expect(table.map(\.value) == [0, 1, 2, 30, 4])
+            #expect(counter.count == 0)
+        }
+        #expect(counter.count == 5)
+    }
+
+    /// A table whose element builder throws part way frees the elements
+    /// already built, and only those.
+    @Test func aStateTableBuiltPartWayFreesWhatItBuilt() {
+        struct Stop: Error {}
+        let counter = DeinitCounter()
+        #expect(throws: Stop.self) {
+            _ = try StateTable(count: 6) { index -> Tracked in
+                if index == 4 { throw Stop() }
+                return Tracked(value: index, counter: counter)
+            }
+        }
+        #expect(counter.count == 4)
+    }
+
+    /// The held events' search: the first smallest key in the range, or none
+    /// when every slot in it is empty (`.max`).
+    @Test func theEarliestHeldKeyIsTheFirstSmallestInItsRange() {
+        var random = RandomStream(seed: 23)
+        for _ in 0..<500 {
+            let keys = (0..<random.nextInt(below: 12)).map { _ in random.nextUnit() < 0.4 ? UInt64.max : UInt64(random.nextInt(below: 6)) }
+            let table = StateTable(keys)
+            let lower = random.nextInt(below: keys.count + 1)
+            let upper = lower + random.nextInt(below: keys.count - lower + 1)
+            let found = table.indexOfMinimum(in: lower..<upper)
+            let smallest = keys[lower..<upper].min() ?? .max
+            if smallest == .max {
+                #expect(found.index == -1 && found.value == .max, "keys \(keys), range \(lower)..<\(upper)")
+            } else {
+                #expect(found.index == keys[lower..<upper].firstIndex(of: smallest) && found.value == smallest,
+                        "keys \(keys), range \(lower)..<\(upper)")
+            }
+        }
+    }
+}
+
+/// Counts the `Tracked` values freed.
+private final class DeinitCounter: @unchecked Sendable {
+    var count = 0
+}
+
+private final class Tracked {
+    var value: Int
+    let counter: DeinitCounter
+
+    init(value: Int, counter: DeinitCounter) {
+        self.value = value
+        self.counter = counter
+    }
+
+    deinit { counter.count += 1 }
 }

@@ -1,9 +1,9 @@
 /// Everything that can happen on one simulated device, except what the
-/// simulator holds beside its queue: a widget's pending request and the
-/// completion of its call, and most views (`DeviceSimulator.heldKeys`).
-/// Payloads are 32-bit
-/// indices and times (a run is at most 366 days, 31.6 million seconds), so a
-/// queue slot is 24 bytes and queueing an event allocates nothing.
+/// simulator holds beside its queue (`DeviceSimulator.heldKeys`): a
+/// widget's pending request and the completion of its call, and most views
+/// and reload batches. Payloads are 32-bit indices and times (a run is at
+/// most 366 days, 31.6 million seconds), so a queue slot is 24 bytes and
+/// queueing an event allocates nothing.
 enum DeviceEvent: Sendable {
     case widgetAdded(widget: Int32)
     case dayStarted(day: Int32)

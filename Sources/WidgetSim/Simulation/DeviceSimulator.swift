@@ -55,11 +55,11 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// The events held beside the queue, each in a slot of its own, under
     /// the order key the queue reserved when it was scheduled (`.max` when
     /// the slot is empty): each page's next view under each day's plan (two
-    /// plans overlap after midnight), and each widget's pending request and
-    /// the completion of its call in flight. Views are half of all events
-    /// and a reload's request and completion a third, and a slot costs no
-    /// heap insert or pop: each is ordered against queued events exactly as
-    /// if it had been queued (README, "Speed").
+    /// plans overlap after midnight), each widget's pending request and the
+    /// completion of its call in flight, and the device's next reload batch.
+    /// Views are half of all events and a reload's three events most of the
+    /// rest, and a slot costs no heap insert or pop: each is ordered against
+    /// queued events exactly as if it had been queued (README, "Speed").
     ///
     /// The view slots come first, two for each page with widgets
     /// (`pageViewSlots`, then day parity; a view that finds its slot taken
