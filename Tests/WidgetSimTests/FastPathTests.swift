@@ -365,15 +365,30 @@ struct FastPathTests {
         }
     }
 
+    /// A state table's elements are written in place, and copies of the
+    /// table share them (it is not a value; README, "Speed").
+    @Test func aStateTableIsWrittenInPlaceAndSharedByItsCopies() {
+        let table = StateTable(repeating: 0, count: 4)
+        let copy = table
+        table[2] = 30
+        #expect(Array(copy) == [0, 0, 30, 0])
+        // A mutating call on an element changes the element in the table.
+        let streams = StateTable(repeating: RandomStream(seed: 1), count: 2)
+        _ = streams[1].next()
+        var fresh = RandomStream(seed: 1)
+        let first = fresh.next()
+        let second = fresh.next()
+        #expect(streams[1].next() == second)
+        #expect(streams[0].next() == first)
+    }
+
     /// A state table's elements live in the block of the object that owns
-    /// them: writes go to the element in place, and freeing the table frees
-    /// every element with it.
+    /// them: freeing the table frees every element with it.
     @Test func aStateTableFreesItsElementsWithIt() {
         let counter = DeinitCounter()
         do {
             let table = StateTable(count: 5) { Tracked(value: $0, counter: counter) }
-            table[3].value = 30
-            #expect(table.map(\.value) == [0, 1, 2, 30, 4])
+            #expect(table.map(\.value) == [0, 1, 2, 3, 4])
             #expect(counter.count == 0)
         }
         #expect(counter.count == 5)

@@ -61,8 +61,9 @@ public struct EventQueue<Payload> {
 
     /// Takes the next insertion sequence for an event kept outside the queue
     /// and returns its order key: an event source that holds its own next
-    /// event (a page's next view) is then ordered against queued events
-    /// exactly as if it had been queued at this moment.
+    /// event (a page's next view, a widget's pending request or call
+    /// completion, a device's next reload batch) is then ordered against
+    /// queued events exactly as if it had been queued at this moment.
     mutating func reserveKey(at time: SimTime) -> UInt64 {
         precondition(time >= 0 && time <= EventQueue.maximumTime, "EventQueue: time \(time) is outside 0...\(EventQueue.maximumTime)")
         precondition(_nextSequence <= 0xFFFF_FFFF, "EventQueue: more than 2^32 events scheduled on one queue")

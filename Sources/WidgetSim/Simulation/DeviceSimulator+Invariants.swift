@@ -1,8 +1,10 @@
 extension DeviceSimulator {
     /// Verifies each widget's reload bookkeeping after an event: a pending
-    /// reload waits in exactly one way (an event, a batch, or a view), nothing
-    /// waits without a pending reload, no batch is planned while a call is in
-    /// flight, and every planned batch is open.
+    /// reload waits in exactly one way (a held request, a batch, or a view),
+    /// nothing waits without a pending reload, no batch is planned while a
+    /// call is in flight, a completion is held exactly while a call is in
+    /// flight, and every planned batch is open; and that the earliest held
+    /// view and reload event are what a search of their slots finds.
     ///
     /// Does real work only when `WIDGETSIM_INTERNAL_CHECKS` is defined (debug
     /// builds, so every test run, and `make fuzz`).
@@ -26,6 +28,12 @@ extension DeviceSimulator {
             precondition(widget.added || (widget.inFlight == nil && schedules[index].pending == nil), "widget \(index): reloads before it was added")
             precondition(widget.pushCallsAwaiting >= 0, "widget \(index): \(widget.pushCallsAwaiting) push calls awaiting")
         }
+        let views = heldKeys.indexOfMinimum(in: 0..<viewSlotCount)
+        precondition(views.index == earliestViewSlot && views.value == earliestViewKey,
+                     "the earliest held view is slot \(views.index), not \(earliestViewSlot)")
+        let reloads = heldKeys.indexOfMinimum(in: viewSlotCount..<heldKeys.count)
+        precondition(reloads.index == earliestReloadSlot && reloads.value == earliestReloadKey,
+                     "the earliest held reload event is slot \(reloads.index), not \(earliestReloadSlot)")
         #endif
     }
 }

@@ -350,6 +350,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// order key the queue gives out.
     @inline(__always)
     mutating func holdReloadEvent(_ slot: Int, at time: SimTime) {
+        #if WIDGETSIM_INTERNAL_CHECKS
+        precondition(heldKeys[slot] == .max, "DeviceSimulator: held slot \(slot) is already taken")
+        #endif
         let key = queue.reserveKey(at: time)
         heldKeys[slot] = key
         if key < earliestReloadKey {

@@ -16,7 +16,8 @@ struct IndexLists: Sendable {
 
     /// `listCount` lists, where list `k` holds, in increasing order, every
     /// index `i` in `0..<count` with `key(i) == k`; a key outside
-    /// `0..<listCount` puts its index in no list. Built by counting, in the
+    /// `0..<listCount` puts its index in no list. `key` is called twice for
+    /// each index, so it must answer the same both times. Built by counting, in the
     /// two arrays it is kept in and without an array of keys: a fleet builds
     /// two of these for every device it sets up (README, "Speed").
     init(listCount: Int, count: Int, key: (Int) -> Int) {

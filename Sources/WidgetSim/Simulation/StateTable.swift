@@ -26,7 +26,8 @@ struct StateTable<Element>: RandomAccessCollection {
     /// Kept here as well as in the storage, so a bounds check reads no memory.
     let count: Int
 
-    /// A table of `count` elements, element `i` being `element(i)`.
+    /// A table of `count` elements, element `i` being `element(i)`, called
+    /// once for each index in increasing order (a builder may count as it goes).
     init(count: Int, _ element: (Int) throws -> Element) rethrows {
         precondition(count >= 0, "StateTable: negative count \(count)")
         let storage = unsafeDowncast(Storage.create(minimumCapacity: Swift.max(1, count)) { _ in 0 }, to: Storage.self)
