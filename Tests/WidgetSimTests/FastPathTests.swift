@@ -365,6 +365,24 @@ struct FastPathTests {
         }
     }
 
+    /// The WidgetCenter buffer the simulator lends to every app event starts
+    /// each event empty, comes back with that event's calls, and never
+    /// changes a copy of an earlier handle (value semantics hold).
+    @Test func aLentRequestBufferStartsEmptyAndComesBackWithTheCalls() {
+        var storage: [WidgetCenter.Request] = [.reloadAllTimelines]
+        var center = WidgetCenter(configurations: [], requestStorage: &storage)
+        #expect(center.requests.isEmpty)
+        #expect(storage.isEmpty)
+        center.reloadTimelines(ofKind: "k")
+        let copy = center
+        center.returnRequestStorage(to: &storage)
+        #expect(storage == [.reloadTimelines(ofKind: "k")])
+        #expect(center.requests.isEmpty)
+        let next = WidgetCenter(configurations: [], requestStorage: &storage)
+        #expect(next.requests.isEmpty)
+        #expect(copy.requests == [.reloadTimelines(ofKind: "k")])
+    }
+
     /// A state table's elements are written in place, and copies of the
     /// table share them (it is not a value; README, "Speed").
     @Test func aStateTableIsWrittenInPlaceAndSharedByItsCopies() {

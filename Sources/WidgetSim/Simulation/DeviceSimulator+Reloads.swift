@@ -45,9 +45,10 @@ extension DeviceSimulator {
     /// Lets the app's code handle `event`, then applies the WidgetCenter
     /// calls it made, in order (F16, F17).
     mutating func send(_ event: AppEvent, to app: Int) {
-        var center = widgetCenter(for: app)
+        var center = WidgetCenter(configurations: appStates[app].configurations, requestStorage: &widgetCenterRequests)
         appStates[app].code.handle(event, at: now, center: &center)
         applyRequests(of: center, from: app)
+        center.returnRequestStorage(to: &widgetCenterRequests)
     }
 
     /// Applies every request made on `center` by `app`, in call order.

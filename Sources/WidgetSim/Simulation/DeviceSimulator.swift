@@ -88,6 +88,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// (README, "Speed").
     var appStates: StateTable<AppState>
     var mediaSessionCounter = 0
+    /// The buffer every app event's WidgetCenter records its calls in (`send`).
+    var widgetCenterRequests: [WidgetCenter.Request] = []
     var locationRandom: RandomStream
     var systemRandom: RandomStream
     /// Times of batches already planned, for coalescing (F14).

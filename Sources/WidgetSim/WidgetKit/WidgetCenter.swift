@@ -36,6 +36,20 @@ public struct WidgetCenter: Sendable {
         self.configurations = configurations
     }
 
+    /// A handle that records its requests in `storage`, emptied first and
+    /// its capacity kept: the simulator lends one buffer to every app event,
+    /// where a new handle allocated a new one each time (README, "Speed").
+    init(configurations: [WidgetInfo], requestStorage storage: inout [Request]) {
+        self.configurations = configurations
+        storage.removeAll(keepingCapacity: true)
+        swap(&requests, &storage)
+    }
+
+    /// Gives the requests' buffer back for the next handle, leaving this one without requests.
+    mutating func returnRequestStorage(to storage: inout [Request]) {
+        swap(&requests, &storage)
+    }
+
     /// Reloads the timelines of every instance of `kind`.
     public mutating func reloadTimelines(ofKind kind: String) {
         requests.append(.reloadTimelines(ofKind: kind))
