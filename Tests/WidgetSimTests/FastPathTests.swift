@@ -365,6 +365,22 @@ struct FastPathTests {
         }
     }
 
+    /// A seed down two or three labels is the seed down each in turn, as the
+    /// variadic path derives it (the overloads only skip its array).
+    @Test func aSeedDownSeveralLabelsIsTheSeedDownEachInTurn() {
+        var random = RandomStream(seed: 29)
+        let labels = ["", "app", "weather", "widget-center", "é", "a much longer label than most"]
+        for _ in 0..<200 {
+            let master = StreamSeed(random.next())
+            let a = labels[random.nextInt(below: labels.count)]
+            let b = labels[random.nextInt(below: labels.count)]
+            let c = labels[random.nextInt(below: labels.count)]
+            #expect(master.derived(a, b) == master.derived(a).derived(b))
+            #expect(master.derived(a, b, c) == master.derived(a).derived(b).derived(c))
+            #expect(master.derived(a, b, c, a) == master.derived(a, b, c).derived(a))
+        }
+    }
+
     /// The WidgetCenter buffer the simulator lends to every app event starts
     /// each event empty, comes back with that event's calls, and never
     /// changes a copy of an earlier handle (value semantics hold).

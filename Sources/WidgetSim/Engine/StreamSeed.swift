@@ -25,6 +25,18 @@ public struct StreamSeed: Hashable, Sendable {
         derived(StreamSeed.fnv1a(label))
     }
 
+    /// The seed down a path of two labels: `derived(first).derived(second)`,
+    /// without the array a variadic call builds (a device derives a dozen
+    /// such seeds as it is set up; README, "Speed").
+    public func derived(_ first: String, _ second: String) -> StreamSeed {
+        derived(first).derived(second)
+    }
+
+    /// The seed down a path of three labels, as `derived(_:_:)` for two.
+    public func derived(_ first: String, _ second: String, _ third: String) -> StreamSeed {
+        derived(first).derived(second).derived(third)
+    }
+
     /// The seed down a path of labels.
     public func derived(_ first: String, _ rest: String...) -> StreamSeed {
         rest.reduce(derived(first)) { $0.derived($1) }

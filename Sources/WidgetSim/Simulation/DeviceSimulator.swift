@@ -122,11 +122,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         device.script += device.repeatingScript.flatMap { $0.instants(before: simulation.endTime, calendar: deviceCalendar) }
         self.setup = device
         self.parameters = simulation.scheduler
-        self.scheduler = ReloadScheduler(
-            parameters: simulation.scheduler, delaySeed: simulation.masterSeed.derived("device", device.id).derived("scheduling-delay"))
-        self.endTime = simulation.endTime
         let seed = simulation.masterSeed.derived("device", device.id)
         self.seed = seed
+        self.scheduler = ReloadScheduler(parameters: simulation.scheduler, delaySeed: seed.derived("scheduling-delay"))
+        self.endTime = simulation.endTime
 
         pageOfWidget = device.widgets.map(\.page)
         widgetsOnPage = IndexLists(listCount: device.pages.count, grouping: pageOfWidget)
@@ -157,12 +156,12 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 let reloadAll = device.widgets.filter { $0.app == app && $0.truth.reaction == .reloadAll }.map(\.kind)
                 code = ConfiguredApp(foregroundReload: device.apps[app].foregroundReload, reloadAllOnChangeOf: reloadAll)
             }
-            let id = device.apps[app].id
+            let appSeed = seed.derived("app", device.apps[app].id)
             return AppState(
                 code: code,
-                sessionRandom: seed.derived("app", id, "sessions").stream(),
-                mediaRandom: seed.derived("app", id, "media").stream(),
-                centerRandom: seed.derived("app", id, "widget-center").stream())
+                sessionRandom: appSeed.derived("sessions").stream(),
+                mediaRandom: appSeed.derived("media").stream(),
+                centerRandom: appSeed.derived("widget-center").stream())
         }
         locationRandom = seed.derived("location").stream()
         systemRandom = seed.derived("system").stream()
