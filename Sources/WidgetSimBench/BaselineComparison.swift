@@ -111,13 +111,13 @@ struct BaselineComparison {
     }
 
     func timedRun(of build: BenchBuild, pair: Int) -> Measurement {
-        FileHandle.standardError.write(Data("  running \(build.name), pair \(pair) of \(pairs): \(devices) devices × \(days) days on \(BaselineComparison.threads) thread...\n".utf8))
+        progress("  running \(build.name), pair \(pair) of \(pairs): \(devices) devices × \(days) days on \(BaselineComparison.threads) thread...")
         return measureOnce(executable: build.executable, devices: devices, days: days, threads: BaselineComparison.threads, scenario: scenario)
     }
 
     /// Runs the build's child once under callgrind and reads the instructions it took.
     func countInstructions(of build: BenchBuild, slug: String, valgrind: String) throws(BenchError) -> InstructionCount {
-        FileHandle.standardError.write(Data("  counting instructions of \(build.name) (callgrind): \(instructionDevices) devices × \(days) days on 1 thread...\n".utf8))
+        progress("  counting instructions of \(build.name) (callgrind): \(instructionDevices) devices × \(days) days on 1 thread...")
         let outputFile = "\(scratch)/\(slug).callgrind"
         let arguments = [
             "--tool=callgrind", "--callgrind-out-file=\(outputFile)",

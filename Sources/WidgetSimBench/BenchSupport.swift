@@ -21,6 +21,14 @@ func grouped(_ value: Int) -> String {
     return (value < 0 ? "-" : "") + groups.joined(separator: ",")
 }
 
+/// Writes a progress line to standard error, after whatever the report has
+/// printed so far: sent to one file (`make bench > log 2>&1`), the
+/// block-buffered report was otherwise cut mid-line by the progress after it.
+func progress(_ line: String) {
+    fflush(nil)
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
 /// This program's path, for running itself as a child.
 func thisExecutable() -> String {
     URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path

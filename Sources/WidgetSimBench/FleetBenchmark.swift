@@ -148,7 +148,7 @@ func runFleetBenchmark(scenario: String, quick: Bool, comparison: BaselineCompar
         }
     }
     func run(_ name: String, devices: Int, days: Int, threads: Int, scenario: String, repeats: Int) -> FleetRow {
-        FileHandle.standardError.write(Data("  running \(name): \(devices) devices × \(days) days on \(threads) thread(s)...\n".utf8))
+        progress("  running \(name): \(devices) devices × \(days) days on \(threads) thread(s)...")
         return FleetRow(name: name, devices: devices, days: days, threads: threads,
                    runs: measure(devices: devices, days: days, threads: threads, scenario: scenario, repeats: repeats))
     }

@@ -92,13 +92,13 @@ struct InputsBenchmark {
     ) throws(BenchError) -> [Case] {
         var cases: [Case] = []
         for size in sizes {
-            FileHandle.standardError.write(Data("  generating \(name) at size \(size)...\n".utf8))
+            progress("  generating \(name) at size \(size)...")
             var (input, path, arguments, expected) = try make(size)
             if cases.last?.timedOut == true || cases.last?.skipped == true {
                 input.skipped = true
             } else {
                 for attempt in 1...repeats {
-                    FileHandle.standardError.write(Data("  running \(input.name) (\(input.sizeLabel), \(input.contents)), run \(attempt) of \(repeats)...\n".utf8))
+                    progress("  running \(input.name) (\(input.sizeLabel), \(input.contents)), run \(attempt) of \(repeats)...")
                     let child = TimedChild(executable: widgetsim, arguments: arguments, outputPrefix: "\(scratch)/\(input.name)")
                     let outcome = try child.run(timeLimit: timeLimit)
                     input.runs.append(outcome)
