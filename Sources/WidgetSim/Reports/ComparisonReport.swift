@@ -330,29 +330,34 @@ public struct ComparisonReport {
             return "The recommendation holds over the plausible range of all \(unknowns.count) unknowns\(scope) \(design)."
         }
 
+        /// "`a` is 1 or 2", "`b` is off": one condition per unknown, in order of
+        /// first appearance. `markOverBudget` adds, to a value where the
+        /// recommendation leaves the budget, that it does (a flip it causes).
+        func conditions(_ mine: [Sensitivity.Challenge], markOverBudget: Bool) -> [String] {
+            var unknownsNamed: [Int] = []
+            for challenge in mine where !unknownsNamed.contains(challenge.unknown) { unknownsNamed.append(challenge.unknown) }
+            return unknownsNamed.map { index in
+                let values = mine.filter { $0.unknown == index }.map { challenge in
+                    var value = unknowns[index].describe(challenge.position)
+                    // A distribution's value has commas of its own; keep it apart from the list's.
+                    if value.contains(",") { value = "(\(value))" }
+                    // A flip that comes from leaving the budget, not from staleness, says so.
+                    if markOverBudget, let recommended = sensitivity.recommended, challenge.point.row(recommended)?.withinBudget == false {
+                        value += " (where `\(recommended)` goes over budget)"
+                    }
+                    return value
+                }
+                return "`\(unknowns[index].name)` is \(values.joined(separator: " or "))"
+            }
+        }
+
         /// "to `x` when `a` is 1 or 2, or `b` is off": one clause per winning variant, in order of first appearance.
         func clauses(_ verdicts: [(winner: String, challenge: Sensitivity.Challenge)], preposition: String) -> [String] {
             var winners: [String] = []
             for entry in verdicts where !winners.contains(entry.winner) { winners.append(entry.winner) }
             return winners.map { winner in
                 let mine = verdicts.filter { $0.winner == winner }.map(\.challenge)
-                var conditions: [String] = []
-                var unknownsNamed: [Int] = []
-                for challenge in mine where !unknownsNamed.contains(challenge.unknown) { unknownsNamed.append(challenge.unknown) }
-                for index in unknownsNamed {
-                    let values = mine.filter { $0.unknown == index }.map { challenge in
-                        var value = unknowns[index].describe(challenge.position)
-                        // A distribution's value has commas of its own; keep it apart from the list's.
-                        if value.contains(",") { value = "(\(value))" }
-                        // A flip that comes from leaving the budget, not from staleness, says so.
-                        if let recommended = sensitivity.recommended, challenge.point.row(recommended)?.withinBudget == false {
-                            value += " (where `\(recommended)` goes over budget)"
-                        }
-                        return value
-                    }
-                    conditions.append("`\(unknowns[index].name)` is \(values.joined(separator: " or "))")
-                }
-                return "\(preposition) `\(winner)` when \(Self.list(conditions, lastSeparator: ", or "))"
+                return "\(preposition) `\(winner)` when \(Self.list(conditions(mine, markOverBudget: true), lastSeparator: ", or "))"
             }
         }
         let flips = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
@@ -368,15 +373,8 @@ public struct ComparisonReport {
         let overBudget = challenges.filter { $0.verdict == .overBudget }
         if !overBudget.isEmpty {
             // No variant beats it there, but none stays within the budget either.
-            var named: [Int] = []
-            for challenge in overBudget where !named.contains(challenge.unknown) { named.append(challenge.unknown) }
-            let conditions = named.map { index in
-                "`\(unknowns[index].name)` is " + overBudget.filter { $0.unknown == index }.map { challenge -> String in
-                    let value = unknowns[index].describe(challenge.position)
-                    return value.contains(",") ? "(\(value))" : value
-                }.joined(separator: " or ")
-            }
-            parts.append("**goes over the budget**, as every variant does, when \(Self.list(conditions, lastSeparator: ", or "))")
+            let overBudgetConditions = Self.list(conditions(overBudget, markOverBudget: false), lastSeparator: ", or ")
+            parts.append("**goes over the budget**, as every variant does, when \(overBudgetConditions)")
         }
         if !ties.isEmpty {
             let runs = sensitivity.seeds.count

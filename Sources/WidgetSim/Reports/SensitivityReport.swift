@@ -116,21 +116,20 @@ public struct SensitivityReport {
         }
         // Where nothing stays within the budget, no variant beats it, but it
         // does not hold either: it withholds more than the tolerance there.
-        let overBudgetText = overBudget.isEmpty ? ""
-            : "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; ")).\n\n"
+        let overBudgetSentence = "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; "))."
         if flips.isEmpty && overBudget.isEmpty {
             out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
             out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which can change this scenario's runs)"
             out += ties.isEmpty ? ".\n\n" : "; \(tiesNoise) it ties at \(ties.joined(separator: "; ")).\n\n"
         } else if flips.isEmpty {
             out += "**`\(recommended)` does not stay within the budget over every unknown.** "
-            out += overBudgetText.dropLast(2)
+            out += overBudgetSentence
             out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
         } else {
             out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better\(s.seeds.count > 1 ? " beyond the noise" : "") at "
             out += flips.joined(separator: "; ") + "."
             out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
-            out += overBudgetText
+            if !overBudget.isEmpty { out += overBudgetSentence + "\n\n" }
         }
         // All at once.
         let walk = s.walkPoints
