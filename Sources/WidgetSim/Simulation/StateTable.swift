@@ -10,6 +10,13 @@
 /// Not promised: value semantics. Copies of a table share its elements, so a
 /// table belongs to one simulator, which is never copied while it runs
 /// (`Simulation.run` makes it, runs it and takes its observer back).
+///
+/// Indices are checked where internal invariants are (debug builds, `make
+/// test`, `make fuzz`), not in release builds: every index is a widget, page,
+/// app or slot number the simulator derives from its own setup, never a
+/// number read from input, and checking the hundreds of accesses of every
+/// event cost a fleet run 4 % of its instructions (README, "Speed"), as
+/// swift-collections' heap checks its storage only in debug builds.
 struct StateTable<Element>: RandomAccessCollection {
     /// The elements, allocated in the same block as the object that owns
     /// them: a device sets up a dozen tables, and one allocation each, not
@@ -57,11 +64,11 @@ struct StateTable<Element>: RandomAccessCollection {
 
     subscript(index: Int) -> Element {
         unsafeAddress {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
+            checkIndex(index, count: count)
             return UnsafePointer(base + index)
         }
         nonmutating unsafeMutableAddress {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
+            checkIndex(index, count: count)
             return base + index
         }
     }
@@ -75,10 +82,19 @@ struct StateTable<Element>: RandomAccessCollection {
         let count: Int
 
         subscript(index: Int) -> Element {
-            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range")
+            checkIndex(index, count: count)
             return base[index]
         }
     }
+}
+
+/// Stops the run if `index` is outside `0..<count`, where internal
+/// invariants are checked (see `StateTable`).
+@inline(__always)
+private func checkIndex(_ index: Int, count: Int) {
+    #if WIDGETSIM_INTERNAL_CHECKS
+    precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "StateTable: index \(index) out of range 0..<\(count)")
+    #endif
 }
 
 extension StateTable where Element == UInt64 {
