@@ -36,6 +36,16 @@ struct FastPathTests {
         }
     }
 
+    @Test func expSplitsItsTableIndexAsTheModuloAndDivisionDid() {
+        // exp's index runs over about ±65,500 (|x| < 709); both ends and
+        // every residue around zero, where the sign fix-ups mattered.
+        for index in Array(-70_000...(-69_900)) + Array(-200...200) + Array(69_900...70_000) + [Int.min, Int.max] {
+            let j = ((index % 64) + 64) % 64
+            let (fastJ, fastK) = DeterministicMath.splitBy64(index)
+            #expect(fastJ == j && fastK == (index - j) / 64, "\(index)")
+        }
+    }
+
     @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
         var random = RandomStream(seed: 3)
         for _ in 0..<200 {

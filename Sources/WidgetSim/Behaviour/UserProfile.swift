@@ -149,17 +149,24 @@ struct PreparedArrivals: Sendable {
         guard active else { return nil }
         var remaining = random.nextExponential(mean: 1)
         var cursor = max(after, start)
-        var secondOfDay = calendar.secondOfDay(cursor)
+        // The local hour and the seconds left in it, carried from hour to
+        // hour: only the first segment can start inside an hour, and a
+        // segment that ends before the hour does ends the walk at `end`
+        // (README, "Speed"). The same segments as `nextArrival`'s.
+        let secondOfDay = UInt(calendar.secondOfDay(cursor))
+        var hour = Int(secondOfDay / UInt(Seconds.hour))
+        var leftInHour = Seconds.hour - Int(secondOfDay % UInt(Seconds.hour))
         while cursor < end {
-            let hourEnd = min(end, cursor + Seconds.hour - secondOfDay % Seconds.hour)
-            let rate = rate(secondOfDay / Seconds.hour)
+            let hourEnd = min(end, cursor + leftInHour)
+            let rate = rate(hour)
             let segment = Double(hourEnd - cursor)
             if rate * segment >= remaining {
                 let arrival = max(cursor + Int(remaining / rate), after + 1)
                 return arrival < end ? arrival : nil
             }
             remaining -= rate * segment
-            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
+            hour = hour == 23 ? 0 : hour + 1
+            leftInHour = Seconds.hour
             cursor = hourEnd
         }
         return nil

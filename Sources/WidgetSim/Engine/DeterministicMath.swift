@@ -56,7 +56,8 @@ public enum DeterministicMath {
     static func roundedToInt(_ x: Double) -> Int {
         guard x >= 0 && x < 0x1p52 else { return Int(x.rounded()) }
         let whole = Int(x)
-        return x - Double(whole) >= 0.5 ? whole + 1 : whole
+        // `whole` is below 2^52, so adding one cannot overflow.
+        return x - Double(whole) >= 0.5 ? whole &+ 1 : whole
     }
 
     /// 2^(j/64) for j = 0...63, built once from the series below.
@@ -131,9 +132,7 @@ public enum DeterministicMath {
         // A zero `n` of either sign gives the same `r` and the same result.
         let n = roundedToNearestEven(x * (64 / ln2))
         let r = x - n * (ln2 / 64)
-        let index = Int(n)
-        let j = ((index % 64) + 64) % 64
-        let k = (index - j) / 64
+        let (j, k) = splitBy64(Int(n))
         var p = 1.0 / 5_040.0
         p = p * r + 1.0 / 720.0
         p = p * r + 1.0 / 120.0
@@ -143,6 +142,16 @@ public enum DeterministicMath {
         p = p * r + 1.0
         p = p * r + 1.0
         return scaled(Double(bitPattern: exp2Bits[j]) * p, byPowerOfTwo: k)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `index = 64k + j` with `j` in `0..<64`: `j = ((index % 64) + 64) % 64`
+    /// and `k = (index - j) / 64`, by a mask and an arithmetic shift, which
+    /// give the same numbers for every index, negative ones included (two's
+    /// complement), without a division's sign fix-ups.
+    @inline(__always)
+    static func splitBy64(_ index: Int) -> (j: Int, k: Int) {
+        (index & 63, index >> 6)
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
