@@ -185,6 +185,30 @@ struct FastPathTests {
         }
     }
 
+    /// The simulator's page view windows answer what a trailing window per
+    /// page answers, for a clock that only moves forward, across their
+    /// rings' growth (a tiny starting capacity makes them grow often).
+    @Test func pageViewWindowsCountWhatATrailingWindowPerPageCounts() {
+        var random = RandomStream(seed: 21)
+        var windows = PageViewWindows(pageCount: 3, capacity: 3)
+        #expect(windows.capacity == 4)
+        var reference = Array(repeating: TrailingWindow(), count: 3)
+        var now = 0
+        for _ in 0..<20_000 {
+            // Bursts in the same second, busy hours and quiet stretches longer than a day.
+            let gap = random.nextUnit()
+            now += gap < 0.2 ? 0 : random.nextInt(below: gap < 0.97 ? 10 * Seconds.minute : 2 * Seconds.day)
+            let page = random.nextInt(below: 3)
+            if random.nextUnit() < 0.6 {
+                windows.record(page: page, at: now)
+                reference[page].record(now)
+            }
+            let asked = random.nextInt(below: 3)
+            #expect(windows.count(page: asked, at: now) == reference[asked].count(at: now), "page \(asked) at \(now)")
+        }
+        #expect(windows.capacity > 64, "the rings never grew past \(windows.capacity)")
+    }
+
     /// The built-in provider writes its timeline over the older one left in
     /// the widget's buffer: the result is the timeline it would have written
     /// into an empty buffer, whether the new one is longer, shorter (a failed

@@ -201,10 +201,17 @@ public final class ReloadScheduler: Sendable {
     public func decideEarly(
         _ widget: inout WidgetSchedule, at now: SimTime, pageViews: borrowing TrailingWindow, calendar: CivilCalendar
     ) -> ReloadDecision? {
+        decideEarly(&widget, at: now, pageViewsInTrailingDay: pageViews.count(at: now), calendar: calendar)
+    }
+
+    /// `decideEarly`, given the page's views in the trailing 24 hours at `now`.
+    func decideEarly(
+        _ widget: inout WidgetSchedule, at now: SimTime, pageViewsInTrailingDay views: Int, calendar: CivilCalendar
+    ) -> ReloadDecision? {
         guard parameters.earlyReloadWindow > 0, let pending = widget.pending,
               pending.eligibleAt > now, pending.eligibleAt - now <= parameters.earlyReloadWindow else { return nil }
         if let last = widget.lastBudgetedStart, now < last + parameters.minimumSpacing { return nil }
-        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: pageViews.count(at: now))
+        let limit = dailyLimit(baseDailyBudget: widget.baseDailyBudget, addedAt: widget.addedAt, at: now, pageViewsInTrailingDay: views)
         guard budgetAvailability(widget, at: now, limit: limit, calendar: calendar).time == now else { return nil }
         return .runNow(limit: limit)
     }

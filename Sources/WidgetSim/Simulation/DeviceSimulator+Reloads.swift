@@ -6,9 +6,11 @@
 extension DeviceSimulator {
     // MARK: Budget
 
-    /// The widget's daily budget at `t`; nil under a model without a limit (F24).
-    func dailyLimit(_ widget: Int, at t: SimTime) -> Int? {
-        scheduler.dailyLimit(of: schedules[widget], at: t, pageViews: pageViews[pageOfWidget[widget]])
+    /// The widget's daily budget now; nil under a model without a limit (F24).
+    mutating func dailyLimitNow(_ widget: Int) -> Int? {
+        let views = pageViews.count(page: pageOfWidget[widget], at: now)
+        return scheduler.dailyLimit(
+            baseDailyBudget: schedules[widget].baseDailyBudget, addedAt: schedules[widget].addedAt, at: now, pageViewsInTrailingDay: views)
     }
 
     // MARK: Requests
@@ -139,8 +141,9 @@ extension DeviceSimulator {
 
         let page = pageOfWidget[widget]
         let seen = pageLastViewed[page] ?? schedules[widget].addedAt
+        let views = pageViews.count(page: page, at: now)
         let decision = scheduler.decide(
-            &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: pageViews[page].count(at: now), openBatches: openBatches,
+            &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
@@ -212,8 +215,9 @@ extension DeviceSimulator {
         }
         guard parameters.earlyReloadWindow > 0 else { return }
         for widget in widgets.indices where widgets[widget].inFlight == nil && hasHeldRequest(widget) {
+            let views = pageViews.count(page: pageOfWidget[widget], at: now)
             guard case .runNow(let limit)? = scheduler.decideEarly(
-                &schedules[widget], at: now, pageViews: pageViews[pageOfWidget[widget]], calendar: calendar) else { continue }
+                &schedules[widget], at: now, pageViewsInTrailingDay: views, calendar: calendar) else { continue }
             let pending = schedules[widget].pending!
             startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
@@ -241,7 +245,7 @@ extension DeviceSimulator {
     /// `limit` is the widget's daily limit now, when the caller already has it.
     mutating func startCall(_ widget: Int, trigger: ReloadTrigger, budgeted: Bool, waited: Int, limit knownLimit: Int?? = nil) {
         precondition(widgets[widget].inFlight == nil, "one call at a time per widget")
-        let limit = knownLimit ?? dailyLimit(widget, at: now)
+        let limit = knownLimit ?? dailyLimitNow(widget)
         if budgeted {
             schedules[widget].ledger.charge(at: now, limit: limit ?? .max, calendar: calendar)
             schedules[widget].lastBudgetedStart = now

@@ -51,7 +51,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var viewArrivals: StateTable<PreparedArrivals>
     /// Their rates by local hour: slot `s`, hour `h` at `24·s + h`.
     var viewRates: StateTable<Double>
-    var pageViews: StateTable<TrailingWindow>
+    /// Each page's views in the trailing day (F9).
+    var pageViews: PageViewWindows
     /// The events held beside the queue, each in a slot of its own, under
     /// the order key the queue reserved when it was scheduled (`.max` when
     /// the slot is empty): each page's next view under each day's plan (two
@@ -135,9 +136,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
-        pageViews = StateTable(count: device.pages.count) { page in
-            TrailingWindow(reservingCapacity: widgetsOnPage.isEmpty(page) ? 0 : 256)
-        }
+        pageViews = PageViewWindows(pageCount: device.pages.count)
         var viewSlotCount = 0
         pageViewSlots = StateTable(count: device.pages.count) { page in
             guard !widgetsOnPage.isEmpty(page) else { return -1 }
