@@ -33,6 +33,11 @@ public struct EventQueue<Payload> {
 
     var _storage: [_Slot] = []
     var _nextSequence: UInt64 = 0
+    /// The first slot's key, or `UInt64.max` when the queue is empty, kept
+    /// as the storage changes: the simulator reads it before every event,
+    /// held ones included, and reading it from the storage cost a fleet run
+    /// 0.8 % of its instructions (README, "Speed").
+    var _nextKey = UInt64.max
 
     /// The latest time an event may be scheduled for: 2^32 − 1 seconds (136 years).
     public static var maximumTime: SimTime { 0xFFFF_FFFF }
@@ -57,7 +62,7 @@ public struct EventQueue<Payload> {
 
     /// The next event's order key (time in the high 32 bits, insertion
     /// sequence in the low 32), or `UInt64.max` when the queue is empty.
-    var nextKey: UInt64 { _storage.first?.key ?? .max }
+    var nextKey: UInt64 { _nextKey }
 
     /// Takes the next insertion sequence for an event kept outside the queue
     /// and returns its order key: an event source that holds its own next
@@ -82,7 +87,9 @@ public struct EventQueue<Payload> {
         precondition(_nextSequence <= 0xFFFF_FFFF, "EventQueue: more than 2^32 events scheduled on one queue")
         let sequence = _nextSequence
         _nextSequence &+= 1
-        _storage.append(_Slot(key: UInt64(time) << 32 | sequence, payload: payload))
+        let key = UInt64(time) << 32 | sequence
+        _nextKey = min(_nextKey, key)
+        _storage.append(_Slot(key: key, payload: payload))
         let last = _storage.count - 1
         _storage.withUnsafeMutableBufferPointer { slots in EventQueue._siftUp(slots[last], from: last, in: slots) }
         _checkInvariants()
@@ -122,6 +129,7 @@ public struct EventQueue<Payload> {
     /// Removes every pending event but keeps the storage and the sequence counter.
     public mutating func removeAll() {
         _storage.removeAll(keepingCapacity: true)
+        _nextKey = .max
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
@@ -143,6 +151,7 @@ public struct EventQueue<Payload> {
             }
         }
         _storage.removeLast()
+        _nextKey = _storage.first?.key ?? .max
     }
 
     // The sifts work on the storage's buffer, as swift-collections' HeapModule
