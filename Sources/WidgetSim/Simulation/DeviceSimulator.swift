@@ -136,7 +136,12 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
-        pageViews = PageViewWindows(pageCount: device.pages.count)
+        // Room for twice the views a page with widgets gets in a day: the
+        // rings rarely grow, and a page seen 35 times a day does not clear
+        // a ring of hundreds (README, "Speed").
+        let busiestPage = device.pages.indices.lazy.filter { !widgetsOnPage.isEmpty($0) }.map { device.pages[$0].viewsPerDay }.max() ?? 0
+        let room = 2 * busiestPage
+        pageViews = PageViewWindows(pageCount: device.pages.count, capacity: room >= 4_096 ? 4_096 : room >= 8 ? Int(room) : 8)
         var viewSlotCount = 0
         pageViewSlots = StateTable(count: device.pages.count) { page in
             guard !widgetsOnPage.isEmpty(page) else { return -1 }
