@@ -185,28 +185,70 @@ struct FastPathTests {
         }
     }
 
+    /// The state tables are indexed without checks in release builds, so a
+    /// device names only its own pages, apps and widgets, checked once when
+    /// its simulator is made: here, what each scripted action names.
+    @Test func aScriptedActionNamesOnlyTheDevicesOwnPagesAppsAndWidgets() {
+        typealias Action = ScriptedAction.Action
+        let inRange: [Action] = [
+            .view(page: 1), .reloadTimelines(app: 2, kind: "k"), .reloadAllTimelines(app: 2), .push(app: 0),
+            .appSession(app: 2, length: 60), .mediaSession(app: 1, length: 60), .tap(widget: 3), .truthChange(widget: 0),
+            .locationChange, .systemChange,
+        ]
+        let outOfRange: [Action] = [
+            .view(page: 2), .view(page: -1), .reloadTimelines(app: 3, kind: "k"), .reloadAllTimelines(app: -1), .push(app: 3),
+            .appSession(app: Int.max, length: 60), .mediaSession(app: 3, length: 60), .tap(widget: 4), .truthChange(widget: Int.min),
+        ]
+        for action in inRange { #expect(action.names(pagesBelow: 2, appsBelow: 3, widgetsBelow: 4), "\(action)") }
+        for action in outOfRange { #expect(!action.names(pagesBelow: 2, appsBelow: 3, widgetsBelow: 4), "\(action)") }
+    }
+
+    /// A device built in Swift whose widget is on a page it does not have is
+    /// refused when its simulator is made, in release builds too, before any
+    /// table is indexed with the page.
+    @Test func aDeviceWhoseWidgetIsOnAMissingPageIsRefusedBeforeItRuns() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var widget = WidgetSetup.configured("lost", policy: .atEnd, latency: 1)
+            widget.page = 1
+            let setup = SimulationSetup(
+                name: "lost", seed: 1, days: 1, utcOffsetSeconds: 0, scheduler: SchedulerParameters(),
+                devices: [DeviceSetup(
+                    id: "phone", pages: [PageSetup(name: "home", viewsPerDay: 40)], apps: [AppSetup(id: "app")], widgets: [widget])])
+            _ = DeviceSimulator(simulation: setup, deviceIndex: 0, observer: ReportCollector())
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("a widget of device phone is on a page or of an app the device does not have"), "\(message)")
+    }
+
     /// The simulator's page view windows answer what a trailing window per
     /// page answers, for a clock that only moves forward, across their
-    /// rings' growth (a tiny starting capacity makes them grow often).
+    /// rings' growth: page 0 starts with room for 3 views (so 4), page 2
+    /// with none, and bursts in one second fill any ring.
     @Test func pageViewWindowsCountWhatATrailingWindowPerPageCounts() {
         var random = RandomStream(seed: 21)
-        var windows = PageViewWindows(pageCount: 3, capacity: 3)
-        #expect(windows.capacity == 4)
+        var windows = PageViewWindows(capacities: [3, 64, 0])
+        #expect((0..<3).map { windows.capacity(of: $0) } == [4, 64, 0])
         var reference = Array(repeating: TrailingWindow(), count: 3)
         var now = 0
-        for _ in 0..<20_000 {
+        for step in 0..<20_000 {
             // Bursts in the same second, busy hours and quiet stretches longer than a day.
             let gap = random.nextUnit()
             now += gap < 0.2 ? 0 : random.nextInt(below: gap < 0.97 ? 10 * Seconds.minute : 2 * Seconds.day)
-            let page = random.nextInt(below: 3)
-            if random.nextUnit() < 0.6 {
+            // A burst of 300 views on page 0, then page 1, then page 2.
+            let burst = step % 5_000 == 0 && step / 5_000 < 3
+            let page = burst ? step / 5_000 : random.nextInt(below: 3)
+            let views = burst ? 300 : random.nextUnit() < 0.6 ? 1 : 0
+            for _ in 0..<views {
                 windows.record(page: page, at: now)
                 reference[page].record(now)
             }
             let asked = random.nextInt(below: 3)
             #expect(windows.count(page: asked, at: now) == reference[asked].count(at: now), "page \(asked) at \(now)")
         }
-        #expect(windows.capacity > 64, "the rings never grew past \(windows.capacity)")
+        for page in 0..<3 {
+            #expect(windows.count(page: page, at: now) == reference[page].count(at: now), "page \(page) at the end")
+            #expect(windows.capacity(of: page) >= 512, "page \(page)'s ring never grew past \(windows.capacity(of: page))")
+        }
     }
 
     /// The built-in provider writes its timeline over the older one left in

@@ -166,6 +166,9 @@ struct FleetObserver: SimulationObserver {
     let warmUp: Int
 
     init(days: Int, warmUp: Int = 0) {
+        // The counters are indexed by the time after the warm-up without
+        // checks in release builds (`StateTable`).
+        precondition(warmUp >= 0, "FleetObserver: a negative warm-up of \(warmUp) s")
         totals = FleetAggregate(days: 0)
         requestsPerMinute = StateTable(repeating: 0, count: days * Seconds.day / Seconds.minute)
         stalenessHistogram = StateTable(repeating: 0, count: FleetAggregate.stalenessBinCount)

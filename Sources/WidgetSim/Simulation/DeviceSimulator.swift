@@ -121,6 +121,19 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         // clock, after the fixed ones, so the fixed ones keep their indices.
         var device = device
         device.script += device.repeatingScript.flatMap { $0.instants(before: simulation.endTime, calendar: deviceCalendar) }
+        // The state tables are indexed without checks in release builds
+        // (`StateTable`), so every page, app and widget a device's widgets
+        // and script name is checked here, once: a scenario's loader has
+        // resolved and checked each name, but a setup built in Swift may
+        // hold any number.
+        precondition(
+            device.widgets.allSatisfy { device.pages.indices.contains($0.page) && device.apps.indices.contains($0.app) },
+            "DeviceSimulator: a widget of device \(device.id) is on a page or of an app the device does not have")
+        precondition(
+            device.script.allSatisfy {
+                $0.action.names(pagesBelow: device.pages.count, appsBelow: device.apps.count, widgetsBelow: device.widgets.count)
+            },
+            "DeviceSimulator: a scripted action of device \(device.id) names a page, app or widget the device does not have")
         self.setup = device
         self.parameters = simulation.scheduler
         let seed = simulation.masterSeed.derived("device", device.id)
@@ -136,12 +149,16 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
-        // Room for twice the views a page with widgets gets in a day: the
-        // rings rarely grow, and a page seen 35 times a day does not clear
-        // a ring of hundreds (README, "Speed").
-        let busiestPage = device.pages.indices.lazy.filter { !widgetsOnPage.isEmpty($0) }.map { device.pages[$0].viewsPerDay }.max() ?? 0
-        let room = 2 * busiestPage
-        pageViews = PageViewWindows(pageCount: device.pages.count, capacity: room >= 4_096 ? 4_096 : room >= 8 ? Int(room) : 8)
+        // Room for twice the views a page with widgets gets in a day (at
+        // least 8, at most 4,096): the rings rarely grow, and a page seen 35
+        // times a day does not clear a ring of hundreds (README, "Speed").
+        // A page without widgets has its views simulated only if a script
+        // names it.
+        pageViews = PageViewWindows(capacities: device.pages.indices.map { page in
+            guard !widgetsOnPage.isEmpty(page) else { return 0 }
+            let room = 2 * device.pages[page].viewsPerDay
+            return room >= 4_096 ? 4_096 : room >= 8 ? Int(room) : 8
+        })
         var viewSlotCount = 0
         pageViewSlots = StateTable(count: device.pages.count) { page in
             guard !widgetsOnPage.isEmpty(page) else { return -1 }

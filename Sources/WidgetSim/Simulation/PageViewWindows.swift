@@ -10,53 +10,63 @@
 /// Why not a `TrailingWindow` per page: every view appended to an array
 /// inside a table, and every question walked it, each asking the runtime
 /// whether the array's buffer was shared and checking its bounds (README,
-/// "Speed"). Here the pages' views lie in one table, a ring of `capacity`
-/// instants each, and an instant is dropped as soon as it leaves the window.
+/// "Speed"). Here each page's views are a ring of instants in one table,
+/// and the views that have left the window are dropped whenever the page is
+/// next viewed or asked about.
 ///
 /// Not promised: value semantics (it is built on `StateTable`).
 struct PageViewWindows {
     /// The window's length in seconds.
     let length: Int
-    /// Instants each page's ring holds before every ring grows: a power of two.
-    private(set) var capacity: Int
-    /// Page `p`'s ring is `times[p · capacity ..< (p + 1) · capacity]`.
+    /// Every page's ring, one after the other.
     private var times: StateTable<SimTime>
     private var rings: StateTable<Ring>
 
-    /// Where one page's views lie in its ring: the oldest at `start`, then
-    /// `count` in time order, wrapping around.
+    /// Where one page's views lie: the ring `times[base ..< base + capacity]`,
+    /// the oldest view at `base + start`, then `count` in time order,
+    /// wrapping around.
     struct Ring {
+        var base: Int
+        /// A power of two, or 0 for a page that has had no view yet.
+        var capacity: Int
         var start = 0
         var count = 0
-        /// The latest view recorded.
-        var last = SimTime.min
     }
 
-    /// Windows of `length` seconds for `pageCount` pages, each with room for
-    /// `capacity` views (rounded up to a power of two) before they grow.
-    init(pageCount: Int, length: Int = Seconds.day, capacity: Int = 256) {
+    /// Windows of `length` seconds, page `p` with room for `capacities[p]`
+    /// views (rounded up to a power of two) before its ring grows: a page
+    /// whose views are not simulated needs none.
+    init(capacities: [Int], length: Int = Seconds.day) {
         self.length = length
-        var rounded = 1
-        while rounded < capacity { rounded *= 2 }
-        self.capacity = rounded
-        times = StateTable(repeating: 0, count: pageCount * rounded)
-        rings = StateTable(repeating: Ring(), count: pageCount)
+        var total = 0
+        rings = StateTable(count: capacities.count) { page in
+            var rounded = capacities[page] > 0 ? 1 : 0
+            while rounded < capacities[page] { rounded *= 2 }
+            defer { total += rounded }
+            return Ring(base: total, capacity: rounded)
+        }
+        times = StateTable(repeating: 0, count: total)
     }
+
+    /// The room page `page` has before its ring grows.
+    func capacity(of page: Int) -> Int { rings[page].capacity }
 
     /// Records a view of `page` at `t`, the current time.
     @inline(__always)
     mutating func record(page: Int, at t: SimTime) {
         var ring = dropExpired(page: page, at: t)
         #if WIDGETSIM_INTERNAL_CHECKS
-        precondition(t >= ring.last, "PageViewWindows: time went backwards")
+        precondition(
+            ring.count == 0 || times[ring.base + (ring.start + ring.count - 1) % ring.capacity] <= t,
+            "PageViewWindows: time went backwards")
         #endif
-        if ring.count == capacity {
-            grow()
+        if ring.count == ring.capacity {
+            rings[page] = ring
+            grow(page)
             ring = rings[page]
         }
-        times[page &* capacity &+ ((ring.start &+ ring.count) & (capacity &- 1))] = t
+        times[ring.base &+ ((ring.start &+ ring.count) & (ring.capacity &- 1))] = t
         ring.count &+= 1
-        ring.last = t
         rings[page] = ring
     }
 
@@ -74,30 +84,33 @@ struct PageViewWindows {
     private func dropExpired(page: Int, at t: SimTime) -> Ring {
         let cutoff = t - length
         var ring = rings[page]
-        let base = page &* capacity
-        let mask = capacity &- 1
-        while ring.count > 0 && times[base &+ ring.start] <= cutoff {
+        let mask = ring.capacity &- 1
+        while ring.count > 0 && times[ring.base &+ ring.start] <= cutoff {
             ring.start = (ring.start &+ 1) & mask
             ring.count &-= 1
         }
         return ring
     }
 
-    /// Doubles every page's ring, each page's views moved to the front of
-    /// its new ring in order.
+    /// Doubles `page`'s ring (or gives it its first 8 places): every page's
+    /// views are moved into a new table, each to the front of its ring, in
+    /// order. Rare: a ring starts with room for twice a day's views.
     @inline(never)
-    private mutating func grow() {
-        let grown = capacity * 2
+    private mutating func grow(_ page: Int) {
         let old = times
-        let oldMask = capacity - 1
-        times = StateTable(repeating: 0, count: rings.count * grown)
-        for page in 0..<rings.count {
-            let ring = rings[page]
-            for offset in 0..<ring.count {
-                times[page * grown + offset] = old[page * capacity + ((ring.start + offset) & oldMask)]
-            }
-            rings[page].start = 0
+        let oldRings = rings
+        var total = 0
+        rings = StateTable(count: oldRings.count) { index in
+            let capacity = index == page ? max(8, 2 * oldRings[index].capacity) : oldRings[index].capacity
+            defer { total += capacity }
+            return Ring(base: total, capacity: capacity, start: 0, count: oldRings[index].count)
         }
-        capacity = grown
+        times = StateTable(repeating: 0, count: total)
+        for index in 0..<oldRings.count {
+            let from = oldRings[index]
+            for offset in 0..<from.count {
+                times[rings[index].base + offset] = old[from.base + (from.start + offset) % from.capacity]
+            }
+        }
     }
 }

@@ -412,6 +412,19 @@ public struct ScriptedAction: Equatable, Sendable {
             return false
         }
 
+        /// True when every page, app and widget the action names is one of
+        /// `pages` pages, `apps` apps and `widgets` widgets.
+        func names(pagesBelow pages: Int, appsBelow apps: Int, widgetsBelow widgets: Int) -> Bool {
+            switch self {
+            case .view(let page): return (0..<pages).contains(page)
+            case .reloadTimelines(let app, _), .reloadAllTimelines(let app), .push(let app),
+                 .appSession(let app, _), .mediaSession(let app, _):
+                return (0..<apps).contains(app)
+            case .tap(let widget), .truthChange(let widget): return (0..<widgets).contains(widget)
+            case .locationChange, .systemChange: return true
+            }
+        }
+
         /// The action once the device's widgets are renumbered (`newIndex[old]`,
         /// nil for a widget the device no longer has); nil when it acts on a
         /// widget that is gone (see `FleetVariation.renumberScript`).

@@ -5,7 +5,8 @@
 /// runtime whether the array's buffer is shared (copy-on-write), and a
 /// device makes several such writes per event; moving the simulator's state
 /// into tables saved 4 % of a fleet run's instructions. A table's elements are
-/// written through a pointer, with a bounds check and nothing else.
+/// written through a pointer, with nothing else (and a bounds check where
+/// internal invariants are checked, below).
 ///
 /// Not promised: value semantics. Copies of a table share its elements, so a
 /// table belongs to one simulator, which is never copied while it runs
