@@ -793,6 +793,8 @@ struct DeviceLogTests {
         ("2026-03-02T10:00:00Z,intent,app,k,systemSmall,,never,,", "log.csv:2: field 'policy': 'never' given for an 'intent' line, which leaves this field empty"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemHuge,,never,,1", "log.csv:2: field 'family': 'systemHuge' is not a widget family"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,after,,1", "log.csv:2: field 'reload_after': empty; an 'after' policy has a date"),
+        ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,atEnd,,2",
+         "log.csv:2: field 'reload_after': empty; an 'atEnd' timeline of 2 entries asks for a reload at its last entry's date"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,-1", "log.csv:2: field 'entries': '-1' is not a whole number from 0 to 1000000"),
         ("2026-03-02T10:00:00Z,timeline,app,k,systemSmall,,never,,9223372036854775808", "log.csv:2: field 'entries': '9223372036854775808' is not a whole number"),
         ("2026-03-02T10:00:00Z,foreground,app,k,,,,,", "log.csv:2: field 'kind': 'k' given for a 'foreground' line"),

@@ -153,6 +153,12 @@ public struct DeviceLog: Sendable {
                 throw bad(8, "'\(DisplayText.singleLine(fields[8]))' is not a whole number from 0 to \(maximumEntries)")
             }
             parsed.entries = entries
+            // F2, F3: an `atEnd` timeline of two or more entries asks for a
+            // reload at its last entry's date, which the line must give (with
+            // fewer, the system picks the time, and the field may be empty).
+            if policy == .atEnd && entries >= 2 && parsed.reloadAfter == nil {
+                throw bad(7, "empty; an 'atEnd' timeline of \(entries) entries asks for a reload at its last entry's date")
+            }
         case .reloadTimelines:
             guard !kind.isEmpty else { throw bad(3, "empty; reloadTimelines names the kind it reloads") }
             try requireEmpty([4, 6, 7, 8])
