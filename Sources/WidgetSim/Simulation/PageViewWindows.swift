@@ -27,7 +27,8 @@ struct PageViewWindows {
     /// wrapping around.
     struct Ring {
         var base: Int
-        /// A power of two, or 0 for a page that has had no view yet.
+        /// A power of two, or 0 for a page without widgets that no script
+        /// has viewed yet (its first view gives it 8 places).
         var capacity: Int
         var start = 0
         var count = 0
