@@ -524,7 +524,7 @@ struct FastPathTests {
         var random = RandomStream(seed: 23)
         for _ in 0..<500 {
             let keys = (0..<random.nextInt(below: 12)).map { _ in random.nextUnit() < 0.4 ? UInt64.max : UInt64(random.nextInt(below: 6)) }
-            let table = StateTable(keys)
+            let table = StateTable(count: keys.count) { keys[$0] }
             let lower = random.nextInt(below: keys.count + 1)
             let upper = lower + random.nextInt(below: keys.count - lower + 1)
             let found = table.indexOfMinimum(in: lower..<upper)

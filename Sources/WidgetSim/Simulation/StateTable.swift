@@ -56,10 +56,6 @@ struct StateTable<Element>: RandomAccessCollection {
         self.init(count: count) { _ in value }
     }
 
-    init(_ elements: [Element]) {
-        self.init(count: elements.count) { elements[$0] }
-    }
-
     var startIndex: Int { 0 }
     var endIndex: Int { count }
 
