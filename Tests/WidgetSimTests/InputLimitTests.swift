@@ -156,4 +156,31 @@ struct ArrivalRateTests {
             after: 0, start: 0, end: Seconds.day, expected: .leastNonzeroMagnitude * 2_024, totalWeight: Double(Seconds.day), shape: nil,
             calendar: calendar, random: &random) == nil)
     }
+
+    /// A stream whose next 64 bits are all zero, so that its next
+    /// exponential draw is exactly 0 (xoshiro256** returns 0 when its second
+    /// word is 0): a draw that comes about once in 2^53.
+    static func streamDrawingZero() -> RandomStream {
+        var random = StreamSeed(1).stream()
+        random._s1 = 0
+        return random
+    }
+
+    /// Hours 0–11 have no activity, hours 12–23 some: a draw of exactly 0
+    /// from midnight must arrive when activity starts, at noon, not at
+    /// midnight (before, it divided 0 by a rate of 0 and trapped).
+    @Test func aDrawOfZeroArrivesInTheFirstHourWithActivity() {
+        let calendar = CivilCalendar(startEpochSeconds: 0, utcOffsetSeconds: 0)
+        let shape = (0..<24).map { $0 < 12 ? 0.0 : 1.0 }
+        var random = Self.streamDrawingZero()
+        #expect(random.nextExponential(mean: 1) == 0)
+        random = Self.streamDrawingZero()
+        #expect(ArrivalProcess.nextArrival(
+            after: -1, start: 0, end: Seconds.day, expected: 10, totalWeight: 12 * Double(Seconds.hour), shape: shape,
+            calendar: calendar, random: &random) == 12 * Seconds.hour)
+        random = Self.streamDrawingZero()
+        let prepared = PreparedArrivals(start: 0, end: Seconds.day, expected: 10, totalWeight: 12 * Double(Seconds.hour))
+        #expect(prepared.next(after: -1, calendar: calendar, random: &random) { prepared.hourlyRate(shape: shape[$0]) }
+            == 12 * Seconds.hour)
+    }
 }

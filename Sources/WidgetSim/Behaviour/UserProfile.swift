@@ -83,7 +83,12 @@ enum ArrivalProcess {
             let hourEnd = min(end, cursor + Seconds.hour - secondOfDay % Seconds.hour)
             let rate = perUnitWeight * shape[hour]
             let segment = Double(hourEnd - cursor)
-            if rate * segment >= remaining {
+            // `rate > 0` is asked only once the hour holds the arrival. It
+            // differs from the product's test only for a draw of exactly 0
+            // (about one in 2^53) in an hour without activity, which would
+            // otherwise place an arrival there, at 0 / 0 seconds: a trap.
+            // It costs a fleet run 0.3 % of its instructions (README, "Speed").
+            if rate * segment >= remaining, rate > 0 {
                 let arrival = cursor + Int(remaining / rate)
                 return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
             }
@@ -160,7 +165,9 @@ struct PreparedArrivals: Sendable {
             let hourEnd = min(end, cursor + leftInHour)
             let rate = rate(hour)
             let segment = Double(hourEnd - cursor)
-            if rate * segment >= remaining {
+            // As in `nextArrival`: an hour without activity holds no arrival,
+            // even for a draw of exactly 0.
+            if rate * segment >= remaining, rate > 0 {
                 let arrival = max(cursor + Int(remaining / rate), after + 1)
                 return arrival < end ? arrival : nil
             }
