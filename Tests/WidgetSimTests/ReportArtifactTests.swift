@@ -74,6 +74,25 @@ struct ReportArtifactTests {
         #expect(svg.contains(">log-normal, median 30s, p95 7m30s</text>"))
     }
 
+    /// Two variants that differ only in where their entries fall or in
+    /// whether they forecast must not read alike in a report's policy column.
+    @Test func aPolicySummaryNamesAlignedAndForecastEntries() {
+        var settings = ConfiguredProvider.Settings()
+        settings.policy = .after(interval: Seconds.hour)
+        settings.entryCount = 6
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart")
+        settings.alignEntries = true
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart (aligned)")
+        settings.forecasts = true
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart (aligned, forecasts)")
+        // A single entry is neither placed nor forecast.
+        settings.entryCount = 1
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 1 entry")
+        // Explicit offsets are not aligned; their later entries may forecast.
+        settings.entryOffsets = [0, 1_800, 7_200]
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 3 entries at +0s, +30m, +2h (forecasts)")
+    }
+
     @Test func textInChartsIsEscaped() {
         #expect(SVGCanvas.escaped("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;")
     }
