@@ -17,25 +17,26 @@ extension DeviceSimulator {
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Asks for a budgeted reload of `widget`, eligible from `eligibleAt` (F12: merges with a pending one).
-    @inline(__always)
-    mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) {
-        guard widgets[widget].added else { return }
+    /// Returns true when the request now waits for gate 1 (`advancePendingReload`).
+    @inline(__always) @discardableResult
+    mutating func requestBudgetedReload(_ widget: Int, trigger: ReloadTrigger, eligibleAt: SimTime) -> Bool {
+        guard widgets[widget].added else { return false }
         if var pending = schedules[widget].pending {
             pending.merge(trigger: trigger, eligibleAt: eligibleAt)
             schedules[widget].pending = pending
             if pending.withheldReported {
                 // Merged into a request that is already waiting for budget: this one waits too.
                 observer.reloadWithheld(WithheldRecord(time: now, device: deviceIndex, widget: widget, trigger: trigger, requests: 1))
-                return
+                return false
             }
             // A request merging into a reload already planned in a batch runs with it.
             if widgets[widget].batchTime != nil || widgets[widget].inFlight != nil {
-                return
+                return false
             }
         } else {
             schedules[widget].pending = PendingReload(trigger: trigger, eligibleAt: eligibleAt)
         }
-        advancePendingReload(widget)
+        return advancePendingReload(widget)
     }
 
     /// Asks for a free reload of `widget` at `at` (F17).
@@ -115,8 +116,11 @@ extension DeviceSimulator {
 
     /// Asks the scheduler about the widget's pending budgeted reload and acts
     /// on its decision. `batchDue` is true when the batch it joined is due now.
-    mutating func advancePendingReload(_ widget: Int, batchDue: Bool = false) {
-        guard let pending = schedules[widget].pending, widgets[widget].inFlight == nil else { return }
+    /// Returns true when the request waits for gate 1 (eligibility and
+    /// spacing), held in its slot.
+    @discardableResult
+    mutating func advancePendingReload(_ widget: Int, batchDue: Bool = false) -> Bool {
+        guard let pending = schedules[widget].pending, widgets[widget].inFlight == nil else { return false }
         // Gate 1 first, on the request alone: most decisions end there.
         let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now)
         let heldKey = heldKeys[requestSlot(widget)]
@@ -128,7 +132,7 @@ extension DeviceSimulator {
                 // stays. The sequence number a new one would take is used up
                 // all the same, so every later event is numbered as before.
                 _ = queue.reserveKey(at: due)
-                return
+                return true
             }
             releaseReloadEvent(requestSlot(widget))
         }
@@ -136,18 +140,19 @@ extension DeviceSimulator {
         widgets[widget].waitingForView = false
         if let due {
             waitForRequest(widget, until: due)
-            return
+            return true
         }
 
         let page = pageOfWidget[widget]
         let seen = pageLastViewed[page] ?? schedules[widget].addedAt
         let views = pageViews.count(page: page, at: now)
-        let decision = scheduler.decide(
+        let decision = scheduler.decidePastGateOne(
             &schedules[widget], at: now, lastSeen: seen, pageViewsInTrailingDay: views, openBatches: openBatches,
             batchDue: batchDue, calendar: calendar)
         switch decision {
         case .waitUntil(let due):
             waitForRequest(widget, until: due)
+            return true
         case .waitForView:
             widgets[widget].waitingForView = true
         case .withheldUntil(let available):
@@ -160,6 +165,7 @@ extension DeviceSimulator {
             let pending = schedules[widget].pending!
             startCall(widget, trigger: pending.trigger, budgeted: true, waited: now - pending.eligibleAt, limit: limit)
         }
+        return false
     }
 
     // Not inlined, as `openBatch` below: kept out of `advancePendingReload`,
@@ -351,8 +357,9 @@ extension DeviceSimulator {
         if let sessionEnd = call.backgroundSessionCompletesAt {
             queue.schedule(.backgroundSessionCompleted(widget: Int32(widget)), at: max(now, sessionEnd))
         }
+        var waitsForGateOne = false
         if let eligible = call.nextEligible {
-            requestBudgetedReload(widget, trigger: .policy, eligibleAt: eligible)
+            waitsForGateOne = requestBudgetedReload(widget, trigger: .policy, eligibleAt: eligible)
         }
         if widgets[widget].repeatsLeft > 0 {
             widgets[widget].repeatsLeft -= 1
@@ -360,6 +367,11 @@ extension DeviceSimulator {
         } else if let trigger = widgets[widget].queuedFreeTrigger {
             widgets[widget].queuedFreeTrigger = nil
             startCall(widget, trigger: trigger, budgeted: false, waited: now - widgets[widget].queuedFreeRequestedAt)
+        } else if waitsForGateOne && queue.isLatest(key: heldKeys[requestSlot(widget)]) {
+            // What asking again would do, as nothing changed since the
+            // request was held (README, "Speed"): the held request keeps its
+            // place, and the sequence number a new one would take is used up.
+            _ = queue.reserveKey(at: SimTime(heldKeys[requestSlot(widget)] >> 32))
         } else {
             advancePendingReload(widget)
         }
