@@ -144,6 +144,29 @@ struct InputLimitTests {
     }
 }
 
+/// Found by a red-team review (2026-11-27): a scenario may raise
+/// `maximumReliableEntries` to 10,000 and space entries 30 days apart, so an
+/// `atEnd` timeline can end 800 years on, past the 2^32 seconds the event
+/// queue holds; asking for that reload stopped the run.
+@Suite("Far timelines")
+struct FarTimelineTests {
+    @Test func aTimelineEndingPastTheQueuesReachIsEligibleAtItsReach() throws {
+        let setup = try ScenarioLoader.decode("""
+            { "name": "far", "days": 2, "scheduler": { "maximumReliableEntries": 2000 },
+              "devices": [ { "id": "phone",
+                "widgets": [ { "id": "w", "provider": { "entries": 2000, "entrySpacing": "30d", "policy": "atEnd" } } ],
+                "script": [ { "at": "1d", "action": "systemChange" } ] } ] }
+            """, file: "far.json")
+        let run = try Simulation.run(setup)
+        // The first call and the free reload the script's change brings.
+        #expect(run.reloads.count == 2)
+        for reload in run.reloads {
+            #expect(reload.result == .ok)
+            #expect(reload.nextEligible == EventQueue<DeviceEvent>.maximumTime)
+        }
+    }
+}
+
 /// Found by `make mutate` (mutant 13628): a rate that underflows gives no
 /// arrival instead of an infinite gap converted to Int.
 @Suite("Arrival rates")

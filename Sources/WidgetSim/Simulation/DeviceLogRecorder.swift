@@ -35,9 +35,12 @@ public struct DeviceLogRecorder: SimulationObserver {
         let name: DeviceLog.TimelinePolicyName
         var reloadAfter: SimTime?
         switch policy {
-        case .after(let date):
+        case .after:
             name = .after
-            reloadAfter = date
+            // The date asked for, as the simulator holds it (at the latest
+            // `EventQueue.maximumTime`, so a Swift provider's far date still
+            // has a timestamp).
+            reloadAfter = record.nextEligible
         case .atEnd:
             name = .atEnd
             // With one entry the system picks the time itself (F3): nothing to log.

@@ -329,18 +329,23 @@ extension DeviceSimulator {
         ))
     }
 
-    /// When a timeline's policy makes the widget eligible again (F2, F3).
+    /// When a timeline's policy makes the widget eligible again (F2, F3), at
+    /// the latest `EventQueue.maximumTime`, about 136 years after the start:
+    /// a timeline may end later than the queue can hold (10,000 entries 30
+    /// days apart end 800 years on), and an instant past the run's end is
+    /// never reached anyway, so only the reported date changes.
     mutating func eligibility(of policy: TimelineReloadPolicy, entries: [ScheduledEntry], receivedAt: SimTime, widget: Int) -> SimTime? {
+        let latest = EventQueue<DeviceEvent>.maximumTime
         switch policy {
         case .never:
             return nil
         case .after(let date):
-            return date
+            return min(date, latest)
         case .atEnd:
-            if entries.count >= 2 { return entries[entries.count - 1].date }
+            if entries.count >= 2 { return min(entries[entries.count - 1].date, latest) }
             // F3: with a single entry the system picks the time itself.
-            let base = max(receivedAt, entries.first?.date ?? receivedAt)
-            return base + parameters.singleEntryAtEndDelay.draw(using: &schedules[widget].schedulingRandom)
+            let base = min(max(receivedAt, entries.first?.date ?? receivedAt), latest)
+            return min(base + parameters.singleEntryAtEndDelay.draw(using: &schedules[widget].schedulingRandom), latest)
         }
     }
 
