@@ -99,6 +99,45 @@ struct RunLimitTests {
         #expect(refusal.contains("Lower the entries of the longest, devices[0].widgets[0].provider.entries"), "\(refusal)")
     }
 
+    /// A fleet device's views and sessions are the template's times a draw
+    /// of the fleet's scales: the estimate counts them at the scales' means,
+    /// so ten million devices whose views are scaled a million times (about
+    /// 35 hours of work, measured) are refused, naming the scale.
+    @Test func aFleetsEstimateCountsViewsAndSessionsAtTheirScalesMeans() throws {
+        func fleet(viewsScale: String, sessionsScale: String = "1") throws -> SimulationSetup {
+            try ScenarioLoader.decode("""
+                { "name": "scaled", "days": 14,
+                  "fleet": { "devices": 10000000, "viewsScale": \(viewsScale), "sessionsScale": \(sessionsScale),
+                    "device": { "pages": [ { "name": "home", "viewsPerDay": 40 } ], "apps": [ { "id": "a", "sessionsPerDay": 4 } ],
+                      "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h" } } ] } } }
+                """, file: "scaled.json")
+        }
+        let plain = RunEstimate(try fleet(viewsScale: "1"))
+        let views = { (estimate: RunEstimate) in estimate.sources.first { $0.field.hasPrefix("fleet.device.pages[0].viewsPerDay") }!.eventsPerDay }
+        let sessions = { (estimate: RunEstimate) in estimate.sources.first { $0.field.hasPrefix("fleet.device.apps[0].sessionsPerDay") }!.eventsPerDay }
+        #expect(views(plain) == 40)
+        #expect(sessions(plain) == 8)
+        let scaled = RunEstimate(try fleet(
+            viewsScale: #"{ "distribution": "uniform", "min": 1, "max": 3 }"#, sessionsScale: #"{ "distribution": "uniform", "min": 0, "max": 1 }"#))
+        #expect(views(scaled) == 80)
+        #expect(sessions(scaled) == 4)
+        let refusal = try #require(RunLimits.refusal(RunEstimate(try fleet(viewsScale: "1000000")), command: "fleet"))
+        #expect(refusal.contains("fleet.device.pages[0].viewsPerDay × fleet.viewsScale (mean 1000000.00)"), "\(refusal)")
+        #expect(RunLimits.refusal(plain, command: "fleet") == nil)
+    }
+
+    /// A log-normal scale's mean is e^(σ²/2) times its median, and no more
+    /// than e^30, where its draws stop.
+    @Test func aScalesMeanIsItsDistributionsMean() {
+        #expect(ValueDistribution.fixed(2.5).mean == 2.5)
+        #expect(ValueDistribution.uniform(min: 1, max: 4).mean == 2.5)
+        let sigma = DeterministicMath.log(2.5) / DurationDistribution.z95
+        let mean = ValueDistribution.logNormal(median: 1, p95: 2.5).mean
+        #expect(abs(mean - DeterministicMath.exp(sigma * sigma / 2)) < 1e-12)
+        #expect(ValueDistribution.logNormal(median: 1e6, p95: 1e6).mean > 0.999_999e6)
+        #expect(ValueDistribution.logNormal(median: 1, p95: 1e6).mean == DeterministicMath.exp(30))
+    }
+
     /// Building a call's entries is work the event estimate counts: a long
     /// timeline makes each call cost more than its own events.
     @Test func theEntriesACallBuildsCountInTheEventEstimate() throws {

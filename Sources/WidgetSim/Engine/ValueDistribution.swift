@@ -22,6 +22,22 @@ public enum ValueDistribution: Equatable, Sendable {
         }
     }
 
+    /// The mean of a draw; for a log-normal, whose draws stop at e^30, the
+    /// mean without that cap, itself capped at e^30: an upper bound, exact
+    /// whenever the cap is far out in the tail (as for every shipped scale).
+    public var mean: Double {
+        switch self {
+        case .fixed(let value):
+            return value
+        case .uniform(let low, let high):
+            return low + (high - low) / 2
+        case .logNormal(let median, let p95):
+            guard median > 0 else { return 0 }
+            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            return DeterministicMath.exp(min(30, DeterministicMath.log(median) + sigma * sigma / 2))
+        }
+    }
+
     /// A short description for reports.
     public var summary: String {
         switch self {

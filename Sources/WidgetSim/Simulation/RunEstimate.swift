@@ -96,7 +96,26 @@ public struct RunEstimate: Equatable, Sendable {
             }
         case .fleet(let fleet):
             let total = days + Double(fleet.warmUpDays)
-            sources = RunEstimate.sources(fleet.template, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
+            // Each device's views and sessions are the template's times a
+            // draw from the fleet's scales, so the estimate takes the
+            // template's rates times the scales' means: a fleet whose views
+            // are scaled a million times is refused, not started for days.
+            var average = fleet.template
+            let views = fleet.variation.viewsScale.mean
+            let sessions = fleet.variation.sessionsScale.mean
+            for page in average.pages.indices { average.pages[page].viewsPerDay *= views }
+            for app in average.apps.indices { average.apps[app].sessionsPerDay *= sessions }
+            sources = RunEstimate.sources(average, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
+            // The fields name the scale that multiplies them, which a
+            // refusal then names too.
+            for index in sources.indices {
+                let field = sources[index].field
+                if views != 1 && field.hasSuffix(".viewsPerDay") {
+                    sources[index].field += " × fleet.viewsScale (mean \(FixedDecimal.format(views, decimals: 2)))"
+                } else if sessions != 1 && field.hasSuffix(".sessionsPerDay") {
+                    sources[index].field += " × fleet.sessionsScale (mean \(FixedDecimal.format(sessions, decimals: 2)))"
+                }
+            }
             // Every template widget, as if one device got them all.
             noteTimelines(of: fleet.template, path: "fleet.device")
             eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
