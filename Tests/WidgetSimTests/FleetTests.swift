@@ -25,6 +25,16 @@ struct FleetTests {
         return try FleetResult.run(document, fingerprint: document.fingerprint, options: options)
     }
 
+    /// A draw just below 1 can pass every option by rounding, as with these
+    /// weights (found by a red-team review): it falls on the last option
+    /// with weight, never on one the scenario weighted 0.
+    @Test func anOptionOfWeightZeroIsNeverPicked() {
+        let weights = [0.3, 0.1, 2.5, 2.5, 0]
+        #expect(FleetVariation.pickIndex(weights: weights, { $0 }, draw: 1 - 0x1p-53) == 3)
+        #expect(FleetVariation.pickIndex(weights: weights, { $0 }, draw: 0) == 0)
+        #expect(FleetVariation.pickIndex(weights: [Double](), { $0 }, draw: 0.5) == nil)
+    }
+
     @Test func aFleetDeviceDependsOnlyOnItsIndexAndTheSeed() throws {
         let fleet = try Self.document().base.fleet!
         let seed = StreamSeed(25)

@@ -141,7 +141,9 @@ public struct FleetVariation: Sendable {
             if threshold < weight(options[index]) { return index }
             threshold -= weight(options[index])
         }
-        return options.count - 1
+        // Rounding left the draw past every option (a draw just below 1):
+        // the last option with any weight, never one the scenario weighted 0.
+        return options.lastIndex { weight($0) > 0 } ?? options.count - 1
     }
 }
 
