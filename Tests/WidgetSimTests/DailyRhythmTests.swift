@@ -37,6 +37,33 @@ struct DailyRhythmTests {
     /// A fleet's wake range may cross midnight ("23:00" to "01:00"): a wake
     /// drawn past 24:00 is a time of the next day, and with a sleep of 00:00
     /// the user still wakes for a day, never for no time at all.
+    /// A user awake about a whole day, jittered later still, is awake at
+    /// most until the day after next begins: the simulator keeps two days'
+    /// plans, and a third day's plan that ran on beside them counted its
+    /// views again (found by a red-team review: 11,903 views in 60 days of
+    /// 100 a day).
+    @Test func aDayEndsByTheStartOfTheDayAfterNext() throws {
+        let setup = try ScenarioLoader.decode("""
+            { "name": "awake", "days": 60, "devices": [ { "id": "p",
+              "user": { "wake": "23:00", "sleep": "22:59", "dayJitter": "6h", "hourlyActivity": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1] },
+              "pages": [ { "name": "home", "viewsPerDay": 100 } ],
+              "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } ] }
+            """, file: "awake.json")
+        let device = setup.devices[0]
+        let calendar = setup.calendar(of: device)
+        var random = StreamSeed(9).stream()
+        var reachedTheLimit = false
+        for day in 0..<200 {
+            let plan = DayPlan.draw(day: day, profile: device.user, calendar: calendar, random: &random)
+            #expect(plan.sleep <= calendar.startOfDay(day + 2))
+            reachedTheLimit = reachedTheLimit || plan.sleep == calendar.startOfDay(day + 2)
+        }
+        #expect(reachedTheLimit)
+        // 6,000 views expected (Poisson: a standard deviation of 77).
+        let views = try Simulation.run(setup).views.count
+        #expect(abs(views - 6_000) < 400, "\(views) views")
+    }
+
     @Test func aFleetWakeDrawnPastMidnightLeavesWakingTime() throws {
         let text = """
         { "name": "f", "fleet": { "devices": 200, "wake": { "from": "23:00", "to": "01:00" }, "sleep": { "from": "00:00", "to": "00:00" },

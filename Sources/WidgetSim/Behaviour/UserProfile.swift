@@ -39,7 +39,15 @@ public struct DayPlan: Equatable, Sendable {
         let midnight = calendar.startOfDay(day)
         let jitter = profile.dayJitter
         let wake = midnight + profile.wakeSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
-        let sleep = max(wake, midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0))
+        // A day ends by the start of the day after next: a simulator keeps
+        // two days' plans, today's and yesterday's, whose evening may run
+        // past midnight. Only a user awake about a whole day, jittered
+        // later still (wake 23:00, sleep 22:59, dayJitter 6h), reaches it;
+        // such a day's plan ran on beside the day after next's, and its
+        // views and sessions were counted about twice.
+        let sleep = min(
+            midnight + 2 * Seconds.day,
+            max(wake, midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)))
         let weight = ArrivalProcess.weightedLength(from: wake, to: sleep, shape: profile.hourlyActivity, calendar: calendar)
         return DayPlan(wake: wake, sleep: sleep, awakeWeight: weight)
     }
