@@ -46,6 +46,32 @@ struct FastPathTests {
         }
     }
 
+    @Test func aFreshStreamsFirstOutputIsItsFirstDraw() {
+        var seeds = RandomStream(seed: 4)
+        for seed in [0, 1, UInt64.max, 0x9E37_79B9_7F4A_7C15] + (0..<5_000).map({ _ in seeds.next() }) {
+            var stream = RandomStream(seed: seed)
+            #expect(RandomStream.firstOutput(seed: seed) == stream.next(), "\(seed)")
+        }
+    }
+
+    /// A scheduling delay from the stream's first 64 bits alone, when the
+    /// normal ziggurat needs no more, is the delay the whole stream draws;
+    /// the seeds cover delays that need more bits (the tail, the wedges).
+    @Test func aSchedulingDelayFromItsFirstBitsIsTheWholeStreamsDelay() {
+        var parameters = SchedulerParameters()
+        parameters.maximumSchedulingDelay = 20 * Seconds.minute
+        let scheduler = ReloadScheduler(parameters: parameters, delaySeed: StreamSeed(77))
+        let sampler = DurationSampler(parameters.schedulingDelay)
+        var needingMore = 0
+        for t in 0..<20_000 {
+            var stream = StreamSeed(77).derived(UInt64(t)).stream()
+            let expected = min(sampler.draw(using: &stream), parameters.maximumSchedulingDelay)
+            #expect(scheduler.schedulingDelay(dueAt: t) == expected, "\(t)")
+            if NormalZiggurat.firstTry(RandomStream.firstOutput(seed: StreamSeed(77).derived(UInt64(t)).value)) == nil { needingMore += 1 }
+        }
+        #expect(needingMore > 50)
+    }
+
     @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
         var random = RandomStream(seed: 3)
         for _ in 0..<200 {

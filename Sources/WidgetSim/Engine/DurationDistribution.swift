@@ -81,9 +81,18 @@ public struct DurationSampler: Sendable {
         case .exponential(let mean):
             seconds = random.nextExponential(mean: mean)
         case .logNormal(let mu, let sigma):
-            let exponent = mu + sigma * random.nextStandardNormal()
-            seconds = exponent > 30 ? Double(DurationDistribution.maximumSeconds) : DeterministicMath.exp(exponent)
+            return DurationSampler.logNormalSeconds(mu: mu, sigma: sigma, normal: random.nextStandardNormal())
         }
+        return DeterministicMath.roundedToInt(min(seconds, Double(DurationDistribution.maximumSeconds)))
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// A log-normal draw in whole seconds, from its standard normal draw,
+    /// clamped as `draw` clamps every duration.
+    @inline(__always)
+    static func logNormalSeconds(mu: Double, sigma: Double, normal: Double) -> Int {
+        let exponent = mu + sigma * normal
+        let seconds = exponent > 30 ? Double(DurationDistribution.maximumSeconds) : DeterministicMath.exp(exponent)
         return DeterministicMath.roundedToInt(min(seconds, Double(DurationDistribution.maximumSeconds)))
     }
 }

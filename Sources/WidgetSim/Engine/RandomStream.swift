@@ -24,6 +24,17 @@ public struct RandomStream: Sendable {
         _s3 = expander.next()
     }
 
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `RandomStream(seed: seed).next()`, without the rest of the state: the
+    /// first output reads only the second word, so a stream made for one
+    /// draw that needs only its first 64 bits (a scheduling delay, almost
+    /// always) skips three of the four words' expansion.
+    @inline(__always)
+    static func firstOutput(seed: UInt64) -> UInt64 {
+        let second = SplitMix64.mix(seed &+ 2 &* SplitMix64.increment)
+        return (second &* 5).rotatedLeft(by: 7) &* 9
+    }
+
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         let result = (_s1 &* 5).rotatedLeft(by: 7) &* 9
@@ -82,9 +93,12 @@ public struct SplitMix64: Sendable {
     public init(state: UInt64) { self.state = state }
 
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= SplitMix64.increment
         return SplitMix64.mix(state)
     }
+
+    /// The golden-ratio step between states.
+    static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// The SplitMix64 output function: a bijective 64-bit mixer.
     public static func mix(_ value: UInt64) -> UInt64 {

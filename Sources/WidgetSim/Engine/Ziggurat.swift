@@ -76,16 +76,27 @@ enum NormalZiggurat {
     }()
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// The draw that 64 bits give when they fall inside a layer's
+    /// rectangle (almost all do), or nil when `draw` needs more bits.
+    @inline(__always)
+    static func firstTry(_ bits: UInt64) -> Double? {
+        let layer = Int(bits & 0x7F)
+        let candidate = Double(bits >> 11) * 0x1.0p-53 * Double(bitPattern: xBits[layer])
+        guard candidate < Double(bitPattern: xBits[layer + 1]) else { return nil }
+        return bits & 0x80 != 0 ? -candidate : candidate
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
         let x = { (layer: Int) in Double(bitPattern: xBits[layer]) }
         let f = { (layer: Int) in Double(bitPattern: fBits[layer]) }
         while true {
             let bits = random.next()
+            if let value = firstTry(bits) { return value }
             let layer = Int(bits & 0x7F)
             let negative = bits & 0x80 != 0
             let candidate = Double(bits >> 11) * 0x1.0p-53 * x(layer)
-            if candidate < x(layer + 1) { return negative ? -candidate : candidate }
             if layer == 0 {
                 // Marsaglia's tail method beyond r.
                 while true {

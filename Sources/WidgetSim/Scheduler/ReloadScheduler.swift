@@ -45,7 +45,15 @@ public final class ReloadScheduler: Sendable {
     /// `maximumSchedulingDelay`. One draw per device and instant: widgets due
     /// in the same second wait the same time, so they stay together (F14).
     public func schedulingDelay(dueAt t: SimTime) -> Int {
-        var random = delaySeed.derived(UInt64(bitPattern: Int64(t))).stream()
+        let seed = delaySeed.derived(UInt64(bitPattern: Int64(t)))
+        // A log-normal delay (the default) whose normal draw the ziggurat
+        // takes from the stream's first 64 bits, as almost every one is,
+        // needs no more of the stream than those (README, "Speed").
+        if case .logNormal(let mu, let sigma) = schedulingDelay.kind,
+           let normal = NormalZiggurat.firstTry(RandomStream.firstOutput(seed: seed.value)) {
+            return min(DurationSampler.logNormalSeconds(mu: mu, sigma: sigma, normal: normal), parameters.maximumSchedulingDelay)
+        }
+        var random = seed.stream()
         return min(schedulingDelay.draw(using: &random), parameters.maximumSchedulingDelay)
     }
 
