@@ -71,6 +71,55 @@ struct ScenarioWarningTests {
         #expect(misspeltScript.count == 2)
     }
 
+    /// An app of many kinds: a warning names ten of them (the hint names
+    /// the nearest), and a wrong kind is matched against them once, however
+    /// often the script names it, and at most `maximumKindHints` kinds get
+    /// a hint, so that a script of a hundred thousand reloads, each naming
+    /// a kind of its own, is not compared with 200 kinds at each.
+    @Test func aKindWarningNamesTenKindsAndSuggestsForAHundredKindsAtMost() throws {
+        let widgets = (0..<30).map { #"{ "id": "w\#($0)", "kind": "com.example.k\#($0)", "app": "a", "provider": { "policy": "never" } }"# }
+        let wrong = (0..<(DeviceNames.maximumKindHints + 5)).map { #"{ "at": "1h", "action": "reloadTimelines", "app": "a", "kind": "com.example.k\#($0)x" }"# }
+        let repeated = #"{ "at": "2h", "action": "reloadTimelines", "app": "a", "kind": "com.example.k0x" }"#
+        let text = """
+            { "name": "kinds", "devices": [ { "id": "p", "apps": [ { "id": "a" } ],
+              "widgets": [ \(widgets.joined(separator: ", ")) ],
+              "script": [ \(wrong.joined(separator: ", ")), \(repeated) ] } ] }
+            """
+        let warnings = try Self.warnings(text)
+        #expect(warnings.count == wrong.count + 1)
+        let listed = (0..<10).map { "\"com.example.k\($0)\"" }.joined(separator: ", ") + " and 20 more"
+        #expect(warnings.allSatisfy { $0.contains("its widgets' kinds are \(listed), so this reload reaches no widget (F16)") })
+        #expect(warnings[0].contains("is of kind \"com.example.k0x\" (did you mean \"com.example.k0\"?)"))
+        #expect(warnings[DeviceNames.maximumKindHints - 1].contains("did you mean"))
+        // The hundred-and-first distinct kind gets no hint; the first, named again, keeps its own.
+        #expect(!warnings[DeviceNames.maximumKindHints].contains("did you mean"))
+        #expect(warnings.last!.contains("(did you mean \"com.example.k0\"?)"))
+    }
+
+    /// The nearest name skips candidates whose length alone puts them out
+    /// of reach, which changes no suggestion: the same as comparing each.
+    @Test func aSuggestionIsTheNearestOfAllCandidates() {
+        func reference(_ word: String, _ candidates: [String]) -> String? {
+            var best: (distance: Int, candidate: String)?
+            for candidate in candidates {
+                let distance = Suggestion.editDistance(word.lowercased(), candidate.lowercased())
+                if best == nil || distance < best!.distance { best = (distance, candidate) }
+            }
+            guard let best, best.distance <= max(2, word.count / 3) else { return nil }
+            return best.candidate
+        }
+        var random = RandomStream(seed: 31)
+        let letters = Array("abcAB.-")
+        func word(_ length: Int) -> String { String((0..<length).map { _ in letters[random.nextInt(below: letters.count)] }) }
+        for _ in 0..<2_000 {
+            let candidates = (0..<random.nextInt(in: 0...6)).map { _ in word(random.nextInt(in: 1...12)) }
+            let typed = random.nextBool(probability: 0.5) && !candidates.isEmpty
+                ? candidates[0] + word(random.nextInt(in: 0...3)) : word(random.nextInt(in: 1...16))
+            #expect(Suggestion.nearest(to: typed, among: candidates) == reference(typed, candidates), "\(typed) among \(candidates)")
+        }
+        #expect(Suggestion.nearest(to: String(repeating: "x", count: 1 << 20), among: ["weather", "news"]) == nil)
+    }
+
     /// A fleet moment's kind is checked against the template's widgets (every
     /// device's widget set is drawn from them): a kind they have does not warn.
     @Test func aFleetMomentReloadingAKindOfTheTemplateDoesNotWarn() throws {

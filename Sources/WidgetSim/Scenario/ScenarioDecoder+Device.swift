@@ -77,15 +77,16 @@ extension ScenarioDecoder {
             }
             widgets.append(decoded)
         }
+        let names = DeviceNames(pages: pages, apps: apps, widgets: widgets)
         for (index, app) in (appList ?? []).enumerated() {
             if case .kind(let kind) = apps[index].foregroundReload, let reload = try app.object().optional("foregroundReload") {
-                warnIfNoWidget(ofApp: index, hasKind: kind, apps: apps, widgets: widgets, at: reload)
+                warnIfNoWidget(ofApp: index, hasKind: kind, names: names, at: reload)
             }
         }
         var script: [ScriptedAction] = []
         var repeating: [RepeatingAction] = []
         for action in try object.optional("script")?.array() ?? [] {
-            switch try decodeScriptEntry(action, pages: pages, apps: apps, widgets: widgets, days: days) {
+            switch try decodeScriptEntry(action, names: names, days: days) {
             case .once(let actions): script += actions
             case .repeating(let action): repeating.append(action)
             }
@@ -100,14 +101,22 @@ extension ScenarioDecoder {
     /// Warns when none of app `app`'s widgets is of `kind`: a reload of that
     /// kind reaches no widget (F16), so the name is most likely a typo, and
     /// the reloads would vanish without a word.
-    func warnIfNoWidget(ofApp app: Int, hasKind kind: String, apps: [AppSetup], widgets: [WidgetSetup], at value: ValueReader) {
-        let kinds = widgets.filter { $0.app == app }.map(\.kind).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        guard !kinds.contains(kind) else { return }
-        let owner = "app \"\(apps[app].id)\""
-        let known = kinds.isEmpty ? "it has no widgets" : "its widgets' kinds are \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))"
-        let hint = Suggestion.hint(for: kind, among: kinds, style: .parenthesized)
+    /// The message names at most `listedKinds` of the app's kinds (the
+    /// hint names the nearest), so that a script of many such reloads on an
+    /// app of 200 kinds does not print and keep 200 names for each.
+    func warnIfNoWidget(ofApp app: Int, hasKind kind: String, names: DeviceNames, at value: ValueReader) {
+        guard !names.app(app, hasKind: kind) else { return }
+        let kinds = names.kindsOfApp[app]
+        let owner = "app \"\(names.apps[app])\""
+        let listed = kinds.prefix(ScenarioDecoder.listedKinds).map { "\"\($0)\"" }.joined(separator: ", ")
+        let more = kinds.count > ScenarioDecoder.listedKinds ? " and \(kinds.count - ScenarioDecoder.listedKinds) more" : ""
+        let known = kinds.isEmpty ? "it has no widgets" : "its widgets' kinds are \(listed)\(more)"
+        let hint = names.kindHint(kind, ofApp: app)
         warnings?.warn(value, "no widget of \(owner) is of kind \"\(kind)\"\(hint): \(known), so this reload reaches no widget (F16)")
     }
+
+    /// The most kinds a "no widget of kind" warning lists.
+    static let listedKinds = 10
 
     func decodeUser(_ value: ValueReader) throws(ScenarioError) -> UserProfile {
         let object = try value.object()

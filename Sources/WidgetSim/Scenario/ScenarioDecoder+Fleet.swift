@@ -96,7 +96,8 @@ extension ScenarioDecoder {
         // The template's widgets: no action allowed here names one, and a
         // reloaded kind that none of them has, no device's widget set has.
         let action = try decodeAction(
-            object, pages: template.pages, apps: template.apps, widgets: template.widgets, allowed: ScenarioDecoder.momentActions)
+            object, names: DeviceNames(pages: template.pages, apps: template.apps, widgets: template.widgets),
+            allowed: ScenarioDecoder.momentActions)
         let app = ScenarioDecoder.appIndex(of: action).map { " (\(template.apps[$0].id))" } ?? ""
         let percent = FixedDecimal.format(share * 100, decimals: share * 100 == (share * 100).rounded() ? 0 : 1)
         let within = spread > 0 ? " within \(DurationText.format(Double(spread)))" : " in the same second"

@@ -15,12 +15,10 @@ extension ScenarioDecoder {
         case repeating(RepeatingAction)
     }
 
-    func decodeScriptEntry(
-        _ value: ValueReader, pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup], days: Int
-    ) throws(ScenarioError) -> ScriptEntry {
+    func decodeScriptEntry(_ value: ValueReader, names: DeviceNames, days: Int) throws(ScenarioError) -> ScriptEntry {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.scriptFields)
-        let action = try decodeAction(object, pages: pages, apps: apps, widgets: widgets, allowed: ScenarioDecoder.scriptActions)
+        let action = try decodeAction(object, names: names, allowed: ScenarioDecoder.scriptActions)
         let whenAllowed = "either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM[:SS]\", with \"days\" for some weekdays)"
         switch (object.optional("at"), object.optional("daily")) {
         case (let at?, nil):
@@ -69,27 +67,25 @@ extension ScenarioDecoder {
     }
 
     /// The "action" of a script element or a fleet moment, among `allowed`.
-    func decodeAction(
-        _ object: ObjectReader, pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup], allowed: [String]
-    ) throws(ScenarioError) -> ScriptedAction.Action {
+    func decodeAction(_ object: ObjectReader, names: DeviceNames, allowed: [String]) throws(ScenarioError) -> ScriptedAction.Action {
         let actionValue = try object.required("action")
         let name = try actionValue.string()
         func app() throws(ScenarioError) -> Int {
-            try reference(object.optional("app"), to: apps.map(\.id), what: "app") ?? 0
+            try reference(object.optional("app"), to: names.apps, what: "app") ?? 0
         }
         func widget() throws(ScenarioError) -> Int {
-            try reference(try object.required("widget"), to: widgets.map(\.id), what: "widget")!
+            try reference(try object.required("widget"), to: names.widgets, what: "widget")!
         }
         guard allowed.contains(name) else {
             let hint = Suggestion.hint(for: name, among: allowed, style: .parenthesized)
             throw actionValue.invalid("unknown action \"\(name)\"\(hint)", allowed: allowed.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         switch name {
-        case "view": return .view(page: try reference(object.required("page"), to: pages.map(\.name), what: "page")!)
+        case "view": return .view(page: try reference(object.required("page"), to: names.pages, what: "page")!)
         case "reloadTimelines":
             let kindValue = try object.required("kind")
             let (owner, kind) = (try app(), try kindValue.string())
-            warnIfNoWidget(ofApp: owner, hasKind: kind, apps: apps, widgets: widgets, at: kindValue)
+            warnIfNoWidget(ofApp: owner, hasKind: kind, names: names, at: kindValue)
             return .reloadTimelines(app: owner, kind: kind)
         case "reloadAllTimelines": return .reloadAllTimelines(app: try app())
         case "push": return .push(app: try app())

@@ -4,12 +4,21 @@ public enum Suggestion {
     /// if close enough to be a plausible typo.
     public static func nearest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
+        let length = lowered.count
+        let plausible = max(2, word.count / 3)
         var best: (distance: Int, candidate: String)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let other = candidate.lowercased()
+            // The distance is at least the difference in length, so a
+            // candidate that differs by more than a plausible typo can be
+            // neither the suggestion nor tied with it: skipping it changes
+            // no answer, and a megabyte-long name typed where a short one
+            // belongs is not compared cell by cell with every name.
+            guard abs(other.count - length) <= plausible else { continue }
+            let distance = editDistance(lowered, other)
             if best == nil || distance < best!.distance { best = (distance, candidate) }
         }
-        guard let best, best.distance <= max(2, word.count / 3) else { return nil }
+        guard let best, best.distance <= plausible else { return nil }
         return best.candidate
     }
 
