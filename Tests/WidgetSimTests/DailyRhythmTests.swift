@@ -34,9 +34,6 @@ struct DailyRhythmTests {
         }
     }
 
-    /// A fleet's wake range may cross midnight ("23:00" to "01:00"): a wake
-    /// drawn past 24:00 is a time of the next day, and with a sleep of 00:00
-    /// the user still wakes for a day, never for no time at all.
     /// A user awake about a whole day, jittered later still, is awake at
     /// most until the day after next begins: the simulator keeps two days'
     /// plans, and a third day's plan that ran on beside them counted its
@@ -64,6 +61,40 @@ struct DailyRhythmTests {
         #expect(abs(views - 6_000) < 400, "\(views) views")
     }
 
+    /// A long session that ends after the day after next has begun ends its
+    /// day's chain of sessions: that day's plan is no longer kept, and
+    /// drawing the next session from its slot, which holds the later day's
+    /// plan, ran a second chain beside that day's own (found in review: 31
+    /// three-hour sessions begun in one day, where chains of them allow 8 a
+    /// day, or 16 with two days' plans overlapping).
+    @Test func aSessionChainEndsWithItsDaysPlan() throws {
+        struct Sessions: SimulationObserver {
+            var starts: [SimTime] = []
+            mutating func reloadStarted(_ record: ReloadRecord) {}
+            mutating func widgetViewed(_ record: ViewRecord) {}
+            mutating func reloadWithheld(_ record: WithheldRecord) {}
+            mutating func dayStarted(_ record: DayStartRecord) {}
+            mutating func appActed(_ record: AppActivityRecord) {
+                if record.activity == .foreground { starts.append(record.time) }
+            }
+        }
+        let setup = try ScenarioLoader.decode("""
+            { "name": "long", "days": 300, "devices": [ { "id": "p",
+              "user": { "wake": "23:00", "sleep": "22:59", "dayJitter": "6h" },
+              "apps": [ { "id": "a", "sessionsPerDay": 24, "sessionLength": "3h" } ],
+              "widgets": [ { "id": "w", "app": "a", "tapsPerView": 0, "provider": { "policy": "never" } } ] } ] }
+            """, file: "long.json")
+        let calendar = setup.calendar(of: setup.devices[0])
+        let starts = try Simulation.run(setup, observer: Sessions()).starts
+        var perDay: [Int: Int] = [:]
+        for start in starts { perDay[calendar.dayIndex(start), default: 0] += 1 }
+        #expect(starts.count > 1_000)
+        #expect(perDay.values.max()! <= 16, "\(perDay.values.max()!) sessions begun in one day")
+    }
+
+    /// A fleet's wake range may cross midnight ("23:00" to "01:00"): a wake
+    /// drawn past 24:00 is a time of the next day, and with a sleep of 00:00
+    /// the user still wakes for a day, never for no time at all.
     @Test func aFleetWakeDrawnPastMidnightLeavesWakingTime() throws {
         let text = """
         { "name": "f", "fleet": { "devices": 200, "wake": { "from": "23:00", "to": "01:00" }, "sleep": { "from": "00:00", "to": "00:00" },

@@ -27,7 +27,13 @@ extension DeviceSimulator {
     mutating func startDay(_ day: Int) {
         var random = seed.derived("day").derived(UInt64(bitPattern: Int64(day))).stream()
         let plan = DayPlan.draw(day: day, profile: setup.user, calendar: calendar, random: &random)
-        if day & 1 == 0 { evenDayPlan = plan } else { oddDayPlan = plan }
+        if day & 1 == 0 {
+            evenDayPlan = plan
+            evenPlanDay = day
+        } else {
+            oddDayPlan = plan
+            oddPlanDay = day
+        }
         for widget in widgets.indices where widgets[widget].added {
             reportDayStart(widget, day: day)
         }
@@ -220,6 +226,11 @@ extension DeviceSimulator {
     // awakeArrival directly, on purpose: a shared instance helper taking one
     // of the simulator's own streams `inout` makes Swift copy the simulator.
     mutating func scheduleNextAppSession(_ app: Int, day: Int, after: SimTime) {
+        // A session that ends once the day after next has begun (a long
+        // session late in the day) ends its day's chain: that day is over,
+        // and its plan's slot holds the later day's, which would start a
+        // second chain beside that day's own.
+        guard holdsPlan(for: day) else { return }
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.apps[app].sessionsPerDay, shape: setup.user.hourlyActivity,
             calendar: calendar, random: &appStates[app].sessionRandom) {
@@ -246,6 +257,8 @@ extension DeviceSimulator {
     }
 
     mutating func scheduleNextMediaSession(_ app: Int, day: Int, after: SimTime) {
+        // As for app sessions above.
+        guard holdsPlan(for: day) else { return }
         if let next = Self.awakeArrival(
             plan(for: day), after: after, perDay: setup.apps[app].mediaSessionsPerDay, shape: setup.user.hourlyActivity,
             calendar: calendar, random: &appStates[app].mediaRandom) {

@@ -44,6 +44,9 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// yesterday's, whose evening may run past midnight.
     var evenDayPlan = DayPlan(wake: 0, sleep: 0, awakeWeight: 0)
     var oddDayPlan = DayPlan(wake: 0, sleep: 0, awakeWeight: 0)
+    /// The days whose plans the two fields hold.
+    var evenPlanDay = Int.min
+    var oddPlanDay = Int.min
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: StateTable<RandomStream>
     /// Each page's view arrivals under each of the two day plans kept
@@ -403,6 +406,12 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     /// whose evening may run past midnight).
     func plan(for day: Int) -> DayPlan {
         day & 1 == 0 ? evenDayPlan : oddDayPlan
+    }
+
+    /// Whether day `day`'s plan is still kept: from the day after next on,
+    /// its slot holds that day's.
+    func holdsPlan(for day: Int) -> Bool {
+        (day & 1 == 0 ? evenPlanDay : oddPlanDay) == day
     }
 }
 
