@@ -64,6 +64,39 @@ struct LoadingWorkTests {
         #expect(large.equalityTests <= 25 * large.warnings)
     }
 
+    /// A scripted reload or fleet moment naming a kind none of the app's
+    /// 200 widgets has is warned of with a "did you mean", which compares
+    /// the kind with each of the 200: it is worked out once for each wrong
+    /// kind in the file, however often the script and the moments name it
+    /// and however many variants decode the file again, and for at most
+    /// `KindHints.maximum` kinds (a 54 KB file of 100 such reloads and 64
+    /// variants took 39 s when each decoding worked them all out).
+    @Test func aWrongKindsHintIsWorkedOutOnceInTheFile() throws {
+        func hints(distinct: Int, repeats: Int) throws -> (workedOut: Int, warnings: Int) {
+            let widgets = (0..<200).map { #"{ "id": "w\#($0)", "kind": "com.example.kind-\#($0)", "app": "a", "provider": { "policy": "never" } }"# }
+            let script = (0..<(distinct * repeats)).map { #"{ "at": "1h", "action": "reloadTimelines", "app": "a", "kind": "com.example.kinb-\#($0 % distinct)" }"# }
+            let moments = (0..<repeats).map { #"{ "at": "2h", "share": 0.5, "action": "reloadTimelines", "app": "a", "kind": "com.example.kinb-\#($0 % distinct)" }"# }
+            let variants = (0..<8).map { #"{ "name": "v\#($0)", "scheduler": { "coalescingWindow": "\#($0 + 1)m" } }"# }
+            let device = #"{ "id": "p", "apps": [ { "id": "a" } ], "widgets": [ \#(widgets.joined(separator: ", ")) ], "script": [ \#(script.joined(separator: ", ")) ] }"#
+            let fleet = #"{ "devices": 10, "device": { "apps": [ { "id": "a" } ], "widgets": [ \#(widgets.joined(separator: ", ")) ] }, "moments": [ \#(moments.joined(separator: ", ")) ] }"#
+            let count = OperationCount()
+            var warnings = 0
+            for population in [#""devices": [ \#(device) ]"#, #""fleet": \#(fleet)"#] {
+                let text = #"{ "name": "kinds", "days": 1, \#(population), "variants": [ \#(variants.joined(separator: ", ")) ] }"#
+                warnings += try KindHints.$workedOut.withValue(count) { try ScenarioLoader.decodeDocument(text, file: "k.json") }.warnings.count
+            }
+            return (count.value, warnings)
+        }
+        let few = try hints(distinct: 3, repeats: 40)
+        // Each file works out each wrong kind once: 3 in the devices' file, 3 in the fleet's.
+        #expect(few.workedOut == 6)
+        #expect(few.warnings > 120)
+        // 120 wrong kinds in the devices' file: only the first 100 get a hint
+        // (the fleet's file has one moment, so one wrong kind).
+        let many = try hints(distinct: KindHints.maximum + 20, repeats: 1)
+        #expect(many.workedOut == KindHints.maximum + 1)
+    }
+
     /// The count is the equality the log and the variants rely on: warnings
     /// that differ in any field are different, and are each shown.
     @Test func equalWarningsAreThoseEqualInEveryField() {

@@ -73,26 +73,29 @@ struct ScenarioWarningTests {
 
     /// An app of many kinds: a warning names ten of them (the hint names
     /// the nearest), and a wrong kind is matched against them once, however
-    /// often the script names it, and at most `maximumKindHints` kinds get
-    /// a hint, so that a script of a hundred thousand reloads, each naming
-    /// a kind of its own, is not compared with 200 kinds at each.
+    /// often the script names it, and at most `KindHints.maximum` kinds in
+    /// the file get a hint, so that a script of a hundred thousand reloads,
+    /// each naming a kind of its own, is not compared with 200 kinds at
+    /// each, nor again for each variant (whose copies of the scenario's
+    /// warnings are the same, and dropped).
     @Test func aKindWarningNamesTenKindsAndSuggestsForAHundredKindsAtMost() throws {
         let widgets = (0..<30).map { #"{ "id": "w\#($0)", "kind": "com.example.k\#($0)", "app": "a", "provider": { "policy": "never" } }"# }
-        let wrong = (0..<(DeviceNames.maximumKindHints + 5)).map { #"{ "at": "1h", "action": "reloadTimelines", "app": "a", "kind": "com.example.k\#($0)x" }"# }
+        let wrong = (0..<(KindHints.maximum + 5)).map { #"{ "at": "1h", "action": "reloadTimelines", "app": "a", "kind": "com.example.k\#($0)x" }"# }
         let repeated = #"{ "at": "2h", "action": "reloadTimelines", "app": "a", "kind": "com.example.k0x" }"#
         let text = """
             { "name": "kinds", "devices": [ { "id": "p", "apps": [ { "id": "a" } ],
               "widgets": [ \(widgets.joined(separator: ", ")) ],
-              "script": [ \(wrong.joined(separator: ", ")), \(repeated) ] } ] }
+              "script": [ \(wrong.joined(separator: ", ")), \(repeated) ] } ],
+              "variants": [ { "name": "v1", "scheduler": { "coalescingWindow": "1m" } }, { "name": "v2", "scheduler": { "coalescingWindow": "2m" } } ] }
             """
         let warnings = try Self.warnings(text)
         #expect(warnings.count == wrong.count + 1)
         let listed = (0..<10).map { "\"com.example.k\($0)\"" }.joined(separator: ", ") + " and 20 more"
         #expect(warnings.allSatisfy { $0.contains("its widgets' kinds are \(listed), so this reload reaches no widget (F16)") })
         #expect(warnings[0].contains("is of kind \"com.example.k0x\" (did you mean \"com.example.k0\"?)"))
-        #expect(warnings[DeviceNames.maximumKindHints - 1].contains("did you mean"))
+        #expect(warnings[KindHints.maximum - 1].contains("did you mean"))
         // The hundred-and-first distinct kind gets no hint; the first, named again, keeps its own.
-        #expect(!warnings[DeviceNames.maximumKindHints].contains("did you mean"))
+        #expect(!warnings[KindHints.maximum].contains("did you mean"))
         #expect(warnings.last!.contains("(did you mean \"com.example.k0\"?)"))
     }
 

@@ -10,8 +10,11 @@ struct DeviceNames {
     let kindsOfApp: [[String]]
     /// The same kinds, for asking whether an app has one.
     private let kindSetOfApp: [Set<String>]
+    /// Each app's list of kinds as the file's hints know it.
+    private let kindListOfApp: [Int]
+    private let hints: KindHints
 
-    init(pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup]) {
+    init(pages: [PageSetup], apps: [AppSetup], widgets: [WidgetSetup], hints: KindHints) {
         self.pages = pages.map(\.name)
         self.apps = apps.map(\.id)
         self.widgets = widgets.map(\.id)
@@ -22,6 +25,8 @@ struct DeviceNames {
         }
         kindsOfApp = kinds
         kindSetOfApp = sets
+        kindListOfApp = kinds.map { hints.listID($0) }
+        self.hints = hints
     }
 
     /// Whether one of app `app`'s widgets is of `kind`.
@@ -29,32 +34,55 @@ struct DeviceNames {
         kindSetOfApp[app].contains(kind)
     }
 
-    /// The "did you mean" hint for `kind` among app `app`'s kinds, worked
-    /// out once for each app and kind, and for at most `maximumKindHints`
-    /// of them (later ones get none): a script may name the same wrong kind
-    /// thousands of times, or a hundred thousand different ones, and each
-    /// new one is compared with each of up to 200 kinds.
+    /// The "did you mean" hint for `kind` among app `app`'s kinds (see `KindHints`).
     func kindHint(_ kind: String, ofApp app: Int) -> String {
-        let key = KindHints.Key(app: app, kind: kind)
-        if let known = kindHints.known[key] { return known }
-        guard kindHints.known.count < DeviceNames.maximumKindHints else { return "" }
-        let hint = Suggestion.hint(for: kind, among: kindsOfApp[app], style: .parenthesized)
-        kindHints.known[key] = hint
+        hints.hint(for: kind, among: kindsOfApp[app], list: kindListOfApp[app])
+    }
+}
+
+/// "Did you mean" hints for kinds that none of an app's widgets has, shared
+/// by every decoding of one file (its scenario as written, each variant,
+/// which decodes the whole file again, and each fleet moment): a hint is
+/// worked out once for each list of kinds and kind, and for at most
+/// `maximum` of them in the file (later ones get none). A script may name
+/// the same wrong kind thousands of times, or a hundred thousand different
+/// ones, each to be compared with up to 200 kinds, and 64 variants would
+/// do it all 65 times.
+///
+/// Hints are looked up, never listed, so the dictionaries' order reaches no
+/// output; a variant meets the hints the scenario as written met, so its
+/// copies of the same warnings are the same and are dropped as such.
+final class KindHints {
+    private struct Key: Hashable {
+        let list: Int
+        let kind: String
+    }
+    private var lists: [[String]: Int] = [:]
+    private var known: [Key: String] = [:]
+
+    /// The most distinct kinds a file's warnings suggest a name for.
+    static let maximum = 100
+
+    /// Counts the hints worked out in a task (nil: not counted), so that a
+    /// test can check the work without timing it (as
+    /// `ScenarioWarning.equalityTests` does).
+    @TaskLocal static var workedOut: OperationCount?
+
+    /// A number for `kinds`, the same for an equal list.
+    func listID(_ kinds: [String]) -> Int {
+        if let id = lists[kinds] { return id }
+        let id = lists.count
+        lists[kinds] = id
+        return id
+    }
+
+    func hint(for kind: String, among kinds: [String], list: Int) -> String {
+        let key = Key(list: list, kind: kind)
+        if let hint = known[key] { return hint }
+        guard known.count < KindHints.maximum else { return "" }
+        KindHints.workedOut?.add()
+        let hint = Suggestion.hint(for: kind, among: kinds, style: .parenthesized)
+        known[key] = hint
         return hint
     }
-
-    /// Hints are looked up by app and kind, never listed, so the
-    /// dictionary's order reaches no output.
-    private final class KindHints {
-        struct Key: Hashable {
-            let app: Int
-            let kind: String
-        }
-        var known: [Key: String] = [:]
-    }
-
-    private let kindHints = KindHints()
-
-    /// The most distinct kinds a device's warnings suggest a name for.
-    static let maximumKindHints = 100
 }

@@ -77,7 +77,7 @@ extension ScenarioDecoder {
             }
             widgets.append(decoded)
         }
-        let names = DeviceNames(pages: pages, apps: apps, widgets: widgets)
+        let names = DeviceNames(pages: pages, apps: apps, widgets: widgets, hints: kindHints)
         for (index, app) in (appList ?? []).enumerated() {
             if case .kind(let kind) = apps[index].foregroundReload, let reload = try app.object().optional("foregroundReload") {
                 warnIfNoWidget(ofApp: index, hasKind: kind, names: names, at: reload)
@@ -102,8 +102,9 @@ extension ScenarioDecoder {
     /// kind reaches no widget (F16), so the name is most likely a typo, and
     /// the reloads would vanish without a word.
     /// The message names at most `listedKinds` of the app's kinds (the
-    /// hint names the nearest), so that a script of many such reloads on an
-    /// app of 200 kinds does not print and keep 200 names for each.
+    /// hint names the nearest, for the first `KindHints.maximum` kinds so
+    /// named in the file), so that a script of many such reloads on an app
+    /// of 200 kinds does not print and keep 200 names for each.
     func warnIfNoWidget(ofApp app: Int, hasKind kind: String, names: DeviceNames, at value: ValueReader) {
         guard !names.app(app, hasKind: kind) else { return }
         let kinds = names.kindsOfApp[app]

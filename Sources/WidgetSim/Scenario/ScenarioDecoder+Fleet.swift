@@ -72,15 +72,17 @@ extension ScenarioDecoder {
         var fleet = FleetSetup(deviceCount: count, template: template, variation: variation)
         if let warmUp = object.optional("warmUpDays") { fleet.warmUpDays = try warmUp.int(in: 0...30) }
         if let moments = object.optional("moments") {
+            // The template's names, once for every moment.
+            let names = DeviceNames(pages: template.pages, apps: template.apps, widgets: template.widgets, hints: kindHints)
             for moment in try ScenarioDecoder.nonEmpty(moments, leaveOut: "no moments") {
-                fleet.moments.append(try decodeMoment(moment, template: template, days: days))
+                fleet.moments.append(try decodeMoment(moment, template: template, names: names, days: days))
             }
         }
         return fleet
     }
 
     /// {"at": instant, "share": 0...1, "spread": duration, "action": ..., "app": ...}
-    func decodeMoment(_ value: ValueReader, template: DeviceSetup, days: Int) throws(ScenarioError) -> FleetMoment {
+    func decodeMoment(_ value: ValueReader, template: DeviceSetup, names: DeviceNames, days: Int) throws(ScenarioError) -> FleetMoment {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.momentFields)
         let at = try instant(try object.required("at"), days: days)
@@ -95,9 +97,7 @@ extension ScenarioDecoder {
         }
         // The template's widgets: no action allowed here names one, and a
         // reloaded kind that none of them has, no device's widget set has.
-        let action = try decodeAction(
-            object, names: DeviceNames(pages: template.pages, apps: template.apps, widgets: template.widgets),
-            allowed: ScenarioDecoder.momentActions)
+        let action = try decodeAction(object, names: names, allowed: ScenarioDecoder.momentActions)
         let app = ScenarioDecoder.appIndex(of: action).map { " (\(template.apps[$0].id))" } ?? ""
         let percent = FixedDecimal.format(share * 100, decimals: share * 100 == (share * 100).rounded() ? 0 : 1)
         let within = spread > 0 ? " within \(DurationText.format(Double(spread)))" : " in the same second"

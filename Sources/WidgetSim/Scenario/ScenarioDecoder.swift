@@ -36,6 +36,8 @@ struct ScenarioDecoder {
     var calendar = CivilCalendar(localStart: CivilDateTime(year: 2026, month: 3, day: 2), utcOffsetSeconds: 0)
     /// Where warnings go; nil to drop them.
     var warnings: ScenarioWarningLog? = nil
+    /// The kind warnings' hints, shared with the file's other decodings.
+    var kindHints = KindHints()
     /// The scenario's minimum spacing (F13), known once the scheduler is
     /// read, for warning about an `after` interval WidgetKit will not honour.
     var minimumSpacing = SchedulerParameters().minimumSpacing

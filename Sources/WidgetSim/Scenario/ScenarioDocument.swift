@@ -53,8 +53,11 @@ struct VariantApplier {
 
     func decodeDocument(_ root: JSONNode) throws(ScenarioError) -> ScenarioDocument {
         let baseWarnings = ScenarioWarningLog()
+        // One set of kind hints for the whole file (see `KindHints`).
+        let kindHints = KindHints()
         var baseDecoder = ScenarioDecoder(file: file, catalog: catalog)
         baseDecoder.warnings = baseWarnings
+        baseDecoder.kindHints = kindHints
         let base: SimulationSetup
         do {
             base = try baseDecoder.decode(root)
@@ -89,6 +92,7 @@ struct VariantApplier {
                 let variantWarnings = ScenarioWarningLog()
                 var decoder = ScenarioDecoder(file: file, catalog: catalog)
                 decoder.warnings = variantWarnings
+                decoder.kindHints = kindHints
                 let setup = try decoder.decode(patched)
                 // The variant decodes the whole scenario again: keep only what its patch brings.
                 for var warning in variantWarnings.warnings where !baseWarnings.contains(warning) {
