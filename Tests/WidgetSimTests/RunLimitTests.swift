@@ -121,6 +121,11 @@ struct RunLimitTests {
             viewsScale: #"{ "distribution": "uniform", "min": 1, "max": 3 }"#, sessionsScale: #"{ "distribution": "uniform", "min": 0, "max": 1 }"#))
         #expect(views(scaled) == 80)
         #expect(sessions(scaled) == 4)
+        // The calls that sessions bring (free reloads, F17) name the scale too;
+        // a field no scale moves does not.
+        #expect(scaled.sources.contains { $0.field.hasPrefix("fleet.device.widgets[0].provider") && $0.field.hasSuffix("× fleet.sessionsScale (mean 0.50)") },
+                "\(scaled.sources.map(\.field))")
+        #expect(scaled.sources.contains { $0.field == "days" })
         let refusal = try #require(RunLimits.refusal(RunEstimate(try fleet(viewsScale: "1000000")), command: "fleet"))
         #expect(refusal.contains("fleet.device.pages[0].viewsPerDay × fleet.viewsScale (mean 1000000.00)"), "\(refusal)")
         #expect(RunLimits.refusal(plain, command: "fleet") == nil)

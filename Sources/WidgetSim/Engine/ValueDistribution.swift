@@ -23,8 +23,10 @@ public enum ValueDistribution: Equatable, Sendable {
     }
 
     /// The mean of a draw; for a log-normal, whose draws stop at e^30, the
-    /// mean without that cap, itself capped at e^30: an upper bound, exact
-    /// whenever the cap is far out in the tail (as for every shipped scale).
+    /// mean without that cap, itself capped at e^30: an upper bound, close
+    /// when e^(μ+σ²) is far below e^30 (for every shipped scale it is within
+    /// a part in a million), and too high only for scales whose estimate is
+    /// absurd anyway.
     public var mean: Double {
         switch self {
         case .fixed(let value):

@@ -100,20 +100,34 @@ public struct RunEstimate: Equatable, Sendable {
             // draw from the fleet's scales, so the estimate takes the
             // template's rates times the scales' means: a fleet whose views
             // are scaled a million times is refused, not started for days.
-            var average = fleet.template
             let views = fleet.variation.viewsScale.mean
             let sessions = fleet.variation.sessionsScale.mean
-            for page in average.pages.indices { average.pages[page].viewsPerDay *= views }
-            for app in average.apps.indices { average.apps[app].sessionsPerDay *= sessions }
-            sources = RunEstimate.sources(average, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
-            // The fields name the scale that multiplies them, which a
+            func scaled(views: Double, sessions: Double) -> [Source] {
+                var device = fleet.template
+                for page in device.pages.indices { device.pages[page].viewsPerDay *= views }
+                for app in device.apps.indices { device.apps[app].sessionsPerDay *= sessions }
+                return RunEstimate.sources(device, path: "fleet.device", scheduler: setup.scheduler, days: setup.days)
+            }
+            sources = scaled(views: views, sessions: sessions)
+            // A field moved by a scale (the views or sessions themselves, and
+            // the calls and requests they bring) names the scale, which a
             // refusal then names too.
-            for index in sources.indices {
-                let field = sources[index].field
-                if views != 1 && field.hasSuffix(".viewsPerDay") {
-                    sources[index].field += " × fleet.viewsScale (mean \(FixedDecimal.format(views, decimals: 2)))"
-                } else if sessions != 1 && field.hasSuffix(".sessionsPerDay") {
-                    sources[index].field += " × fleet.sessionsScale (mean \(FixedDecimal.format(sessions, decimals: 2)))"
+            if views != 1 || sessions != 1 {
+                // By field, for look-ups only (a device of 200 widgets has a
+                // thousand sources): no order of these reaches a message.
+                func byField(_ sources: [Source]) -> [String: Double] {
+                    Dictionary(sources.map { ($0.field, $0.eventsPerDay) }, uniquingKeysWith: +)
+                }
+                let plain = byField(scaled(views: 1, sessions: 1))
+                let byViews = views != 1 ? byField(scaled(views: views, sessions: 1)) : plain
+                let bySessions = sessions != 1 ? byField(scaled(views: 1, sessions: sessions)) : plain
+                func moved(_ scaled: [String: Double], _ field: String) -> Bool { scaled[field] != plain[field] }
+                for index in sources.indices {
+                    let field = sources[index].field
+                    var scales: [String] = []
+                    if views != 1 && moved(byViews, field) { scales.append("fleet.viewsScale (mean \(FixedDecimal.format(views, decimals: 2)))") }
+                    if sessions != 1 && moved(bySessions, field) { scales.append("fleet.sessionsScale (mean \(FixedDecimal.format(sessions, decimals: 2)))") }
+                    if !scales.isEmpty { sources[index].field += " × " + scales.joined(separator: " × ") }
                 }
             }
             // Every template widget, as if one device got them all.
