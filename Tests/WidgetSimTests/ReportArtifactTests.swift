@@ -82,15 +82,15 @@ struct ReportArtifactTests {
         settings.entryCount = 6
         #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart")
         settings.alignEntries = true
-        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart (aligned)")
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart on the clock")
         settings.forecasts = true
-        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart (aligned, forecasts)")
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 6 entries 1h apart on the clock, forecasts")
         // A single entry is neither placed nor forecast.
         settings.entryCount = 1
         #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 1 entry")
         // Explicit offsets are not aligned; their later entries may forecast.
         settings.entryOffsets = [0, 1_800, 7_200]
-        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 3 entries at +0s, +30m, +2h (forecasts)")
+        #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 3 entries at +0s, +30m, +2h, forecasts")
     }
 
     @Test func textInChartsIsEscaped() {

@@ -13,23 +13,19 @@ extension ProviderSetup {
             if !settings.schedule.isEmpty {
                 parts[0] = settings.schedule.map(\.summary).joined(separator: "; ") + "; otherwise " + parts[0]
             }
-            // How the later entries are placed and what they hold, in the
-            // scenario's own words, so that two variants that differ only
-            // there are told apart; neither applies to a single entry.
-            var entryTraits: [String] = []
+            // Where the later entries fall and what they hold, so that two
+            // variants that differ only there are told apart; neither
+            // applies to a single entry.
             let entryCount: Int
             if let offsets = settings.entryOffsets {
                 entryCount = offsets.count
                 parts.append("\(offsets.count) entries at " + offsets.prefix(4).map { "+" + DurationText.format(Double($0)) }.joined(separator: ", ") + (offsets.count > 4 ? "…" : ""))
             } else {
                 entryCount = settings.entryCount
-                parts.append(entryCount == 1 ? "1 entry" : "\(entryCount) entries \(DurationText.format(Double(settings.entrySpacing))) apart")
-                if settings.alignEntries { entryTraits.append("aligned") }
+                let aligned = settings.alignEntries && entryCount > 1 ? " on the clock" : ""
+                parts.append(entryCount == 1 ? "1 entry" : "\(entryCount) entries \(DurationText.format(Double(settings.entrySpacing))) apart\(aligned)")
             }
-            if settings.forecasts { entryTraits.append("forecasts") }
-            if entryCount > 1 && !entryTraits.isEmpty {
-                parts[parts.count - 1] += " (" + entryTraits.joined(separator: ", ") + ")"
-            }
+            if settings.forecasts && entryCount > 1 { parts.append("forecasts") }
             if settings.afterAlignment > 0 { parts.append("rounded to \(DurationText.format(Double(settings.afterAlignment)))") }
             if settings.jitter > 0 { parts.append("jitter \(DurationText.format(Double(settings.jitter)))") }
             return parts.joined(separator: ", ")
