@@ -41,10 +41,10 @@ public struct DayPlan: Equatable, Sendable {
         let wake = midnight + profile.wakeSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)
         // A day ends by the start of the day after next: a simulator keeps
         // two days' plans, today's and yesterday's, whose evening may run
-        // past midnight. Only a user awake about a whole day, jittered
-        // later still (wake 23:00, sleep 22:59, dayJitter 6h), reaches it;
-        // such a day's plan ran on beside the day after next's, and its
-        // views and sessions were counted about twice.
+        // past midnight. Only a sleep time past 42 hours after midnight
+        // with a jitter of hours reaches it (wake 23:00, sleep 20:00 the
+        // next day, dayJitter 6h); such a day's plan ran on beside the day
+        // after next's, and its views and sessions were counted about twice.
         let sleep = min(
             midnight + 2 * Seconds.day,
             max(wake, midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)))
