@@ -440,6 +440,34 @@ struct FastPathTests {
         }
     }
 
+    /// A fully engaged page's limit is the base budget itself, without the
+    /// product with an engagement of 1 and its rounding: the limit the
+    /// plain formula gives, for every budget and any views.
+    @Test func aFullyEngagedLimitIsTheLimitThePlainFormulaGives() {
+        for frequent in [0, 5, 20, 20.5] {
+            for learningDays in [0.0, 3] {
+                var parameters = SchedulerParameters()
+                parameters.frequentViewsPerDay = frequent
+                parameters.learningDays = learningDays
+                let scheduler = ReloadScheduler(parameters: parameters)
+                for base in Array(1...200) + [997, 4_321, 10_000] {
+                    for views in [0, 1, 4, 5, 19, 20, 21, 40, 1_000] {
+                        for at in [0, 5 * Seconds.day] {
+                            var engagement = 1.0
+                            if frequent > 0 { engagement = min(1, Double(views) / frequent) }
+                            var plain = max(parameters.minimumDailyBudget, DeterministicMath.roundedToInt(Double(base) * engagement))
+                            if Double(at) < learningDays * Double(Seconds.day) {
+                                plain = DeterministicMath.roundedToInt(Double(plain) * parameters.learningMultiplier)
+                            }
+                            let limit = scheduler.dailyLimit(baseDailyBudget: base, addedAt: 0, at: at, pageViewsInTrailingDay: views)
+                            #expect(limit == plain, "base \(base), \(views) views, frequent \(frequent), at \(at)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func indexListsKeepEachListsMembersInOrder() {
         let lists = [[0, 2], [], [1, 3, 4], [5]]
         let flattened = IndexLists(listCount: 4, grouping: [0, 2, 0, 2, 2, 3])

@@ -80,16 +80,19 @@ public final class ReloadScheduler: Sendable {
     func dailyLimit(baseDailyBudget: Int, addedAt: SimTime, at t: SimTime, pageViewsInTrailingDay views: Int) -> Int? {
         guard imposesLimit else { return nil }
         let learning = Double(t - addedAt) < parameters.learningDays * Double(Seconds.day)
-        var engagement = 1.0
-        if parameters.frequentViewsPerDay > 0 {
-            // A page viewed at least `frequentViewsPerDay` times is fully
-            // engaged without the division every budgeted decision made
-            // (README, "Speed"). The same value: for y > 0, the rounded x / y
-            // is below 1 exactly when x < y, since y − x ≥ ulp(y) ≥ y · 2⁻⁵³.
-            let views = Double(views)
-            engagement = views >= parameters.frequentViewsPerDay ? 1 : min(1, views / parameters.frequentViewsPerDay)
+        // A page viewed at least `frequentViewsPerDay` times is fully
+        // engaged without the division every budgeted decision made
+        // (README, "Speed"). The same value: for y > 0, the rounded x / y
+        // is below 1 exactly when x < y, since y − x ≥ ulp(y) ≥ y · 2⁻⁵³.
+        // Fully engaged, the base budget is the limit without the product
+        // and its rounding: a budget (at most 10,000) times 1 is itself,
+        // exactly, and rounds to itself.
+        var limit = baseDailyBudget
+        if parameters.frequentViewsPerDay > 0 && Double(views) < parameters.frequentViewsPerDay {
+            let engagement = min(1, Double(views) / parameters.frequentViewsPerDay)
+            limit = DeterministicMath.roundedToInt(Double(baseDailyBudget) * engagement)
         }
-        var limit = max(parameters.minimumDailyBudget, DeterministicMath.roundedToInt(Double(baseDailyBudget) * engagement))
+        limit = max(parameters.minimumDailyBudget, limit)
         if learning {
             limit = DeterministicMath.roundedToInt(Double(limit) * parameters.learningMultiplier)
         }
