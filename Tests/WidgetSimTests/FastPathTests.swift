@@ -468,6 +468,20 @@ struct FastPathTests {
         }
     }
 
+    /// The paced model's 24-hour cap adds the burst's whole tokens, kept
+    /// as a whole number when the model is made: the same number the
+    /// conversion on every decision gave.
+    @Test func thePacedCapAddsTheBurstsWholeTokens() {
+        for burst in [1, 1.5, 2, 2.999_999, 3.000_000_1, 17.25, 100] {
+            var parameters = SchedulerParameters()
+            parameters.pacingBurst = burst
+            let model = PacedBudget(parameters: parameters)
+            for limit in [1, 40, 70] {
+                #expect(model.cap(at: 0, limit: limit, history: BudgetHistory()) == limit + Int(Double(Float(burst))), "burst \(burst)")
+            }
+        }
+    }
+
     @Test func indexListsKeepEachListsMembersInOrder() {
         let lists = [[0, 2], [], [1, 3, 4], [5]]
         let flattened = IndexLists(listCount: 4, grouping: [0, 2, 0, 2, 2, 3])

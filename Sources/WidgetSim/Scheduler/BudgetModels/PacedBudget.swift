@@ -29,15 +29,21 @@ public struct PacedBudget: BudgetAccounting {
     public static let name = "paced"
     public static let rule = "at most `limit` budgeted calls in any trailing 24 h, spent at a steady pace: each call takes a token from a bucket of `pacingBurst` tokens refilled at `limit` per `pacingWindow` (F8, F10)"
 
-    /// The settings, kept small so the whole account fits in an existential's
-    /// inline words (see `TokenBucket`).
+    /// The settings. The burst is kept as a `Float`, as it always was, so
+    /// that the pace is computed from the same value.
     let burstTokens: Float
     let windowSeconds: Int32
+    /// The burst's whole tokens, which the 24-hour cap adds: converted once,
+    /// not with a checked conversion on every budgeted decision (README,
+    /// "Speed"). The ledger holds this model as its concrete type, so the
+    /// account no longer needs to fit an existential's inline words.
+    let burstWholeTokens: Int
     private var bucket = TokenBucket()
 
     public init(parameters: SchedulerParameters) {
         burstTokens = Float(max(1, parameters.pacingBurst))
         windowSeconds = Int32(max(1, parameters.pacingWindow))
+        burstWholeTokens = Int(Double(burstTokens))
     }
 
     var burst: Double { Double(burstTokens) }
@@ -49,7 +55,7 @@ public struct PacedBudget: BudgetAccounting {
     /// in `(t - 1 day, t]`, plus the bucket's burst.
     @inline(__always)
     func cap(at t: SimTime, limit: Int, history: BudgetHistory) -> Int {
-        max(limit, history.largestLimit(at: t) ?? limit) + Int(burst)
+        max(limit, history.largestLimit(at: t) ?? limit) + burstWholeTokens
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
