@@ -7,7 +7,8 @@
 /// `WIDGETSIM_INTERNAL_CHECKS`).
 public struct BudgetLedger: Sendable {
     public private(set) var history = BudgetHistory()
-    /// The account under the scenario's model.
+    /// The account under the scenario's model; a placeholder, never asked,
+    /// when the model is paced.
     private var account: any BudgetAccounting
     /// The account under the default model, when it is the scenario's, as a
     /// concrete type (`account` is then left unused): asked on every budgeted
@@ -20,14 +21,12 @@ public struct BudgetLedger: Sendable {
     private let isPaced: Bool
 
     public init(model: BudgetModel, parameters: SchedulerParameters) {
-        account = model.accounting.init(parameters: parameters)
-        if let concrete = account as? PacedBudget {
-            paced = concrete
-            isPaced = true
-        } else {
-            paced = PacedBudget(parameters: parameters)
-            isPaced = false
-        }
+        paced = PacedBudget(parameters: parameters)
+        // Told apart by type, not by making the account and casting it: the
+        // cast searched the conformance tables, and a paced account (larger
+        // than an existential's inline words) took a heap box it never used.
+        isPaced = ObjectIdentifier(model.accounting) == ObjectIdentifier(PacedBudget.self)
+        account = isPaced ? UnlimitedBudget(parameters: parameters) : model.accounting.init(parameters: parameters)
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
