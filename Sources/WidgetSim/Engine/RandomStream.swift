@@ -31,13 +31,22 @@ public struct RandomStream: Sendable {
     /// always) skips three of the four words' expansion.
     @inline(__always)
     static func firstOutput(seed: UInt64) -> UInt64 {
-        let second = SplitMix64.mix(seed &+ 2 &* SplitMix64.increment)
-        return (second &* 5).rotatedLeft(by: 7) &* 9
+        // The expansion `init` makes, stopped at the second word (the first
+        // word's mix is unused, and compiled away).
+        var expander = SplitMix64(state: seed)
+        _ = expander.next()
+        return scrambled(expander.next())
+    }
+
+    /// The "**" scrambler: an output from the state's second word.
+    @inline(__always)
+    static func scrambled(_ second: UInt64) -> UInt64 {
+        (second &* 5).rotatedLeft(by: 7) &* 9
     }
 
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
-        let result = (_s1 &* 5).rotatedLeft(by: 7) &* 9
+        let result = RandomStream.scrambled(_s1)
         let t = _s1 << 17
         _s2 ^= _s0
         _s3 ^= _s1
@@ -93,12 +102,9 @@ public struct SplitMix64: Sendable {
     public init(state: UInt64) { self.state = state }
 
     public mutating func next() -> UInt64 {
-        state &+= SplitMix64.increment
+        state &+= 0x9E37_79B9_7F4A_7C15
         return SplitMix64.mix(state)
     }
-
-    /// The golden-ratio step between states.
-    static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// The SplitMix64 output function: a bijective 64-bit mixer.
     public static func mix(_ value: UInt64) -> UInt64 {
