@@ -54,6 +54,23 @@ struct FastPathTests {
         }
     }
 
+    /// A seed's children, with the parent's half of the derivation worked
+    /// out once, are the seeds the derivation gives, written out here as it
+    /// was before; and so are the counter-based units drawn from them.
+    @Test func aSeedsChildrenAreTheSeedsItsDerivationGives() {
+        var draws = RandomStream(seed: 9)
+        let parents: [UInt64] = [0, 1, .max, 0x5851_F42D_4C95_7F2D] + (0..<200).map { _ in draws.next() }
+        for parent in parents {
+            let children = StreamSeed(parent).children
+            for label in [0, 1, .max, UInt64(bitPattern: -3_600)] + (0..<50).map({ _ in draws.next() }) {
+                let plain = SplitMix64.mix(SplitMix64.mix(parent ^ 0x5851_F42D_4C95_7F2D) &+ label)
+                #expect(children.seed(label).value == plain, "\(parent) \(label)")
+                #expect(StreamSeed(parent).derived(label).value == plain, "\(parent) \(label)")
+                #expect(children.unit(at: label) == Double(plain >> 11) * 0x1.0p-53, "\(parent) \(label)")
+            }
+        }
+    }
+
     /// A scheduling delay from the stream's first 64 bits alone, when the
     /// normal ziggurat needs no more, is the delay the whole stream draws;
     /// the seeds cover delays that need more bits (the tail, the wedges).

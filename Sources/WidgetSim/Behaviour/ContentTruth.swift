@@ -27,7 +27,8 @@ public struct ContentTruth: Sendable {
     /// Mean predictability horizon of a periodic change, in seconds; 0 means
     /// periodic changes cannot be forecast at all.
     public var forecastHorizonMean: Double
-    let forecastSeed: StreamSeed
+    /// The seeds of the changes' forecast horizons, one per change instant.
+    let forecastSeeds: StreamSeed.Children
 
     public init(
         periodic: PeriodicChanges?,
@@ -40,7 +41,7 @@ public struct ContentTruth: Sendable {
         self.storage = ContentScheduleStorage(ContentSchedule(periodic: periodic, oneOff: scheduledChanges, calendar: calendar))
         self.periodicDrawnLive = periodicDrawnLive
         self.forecastHorizonMean = forecastHorizonMean
-        self.forecastSeed = forecastSeed
+        self.forecastSeeds = forecastSeed.children
     }
 
     public var periodic: PeriodicChanges? { schedule.periodic }
@@ -102,7 +103,7 @@ public struct ContentTruth: Sendable {
     /// How far ahead the periodic change at `change` could be forecast.
     func predictabilityHorizon(ofChangeAt change: SimTime) -> Double {
         guard forecastHorizonMean > 0 else { return -1 }
-        let u = forecastSeed.unit(at: UInt64(bitPattern: Int64(change)))
+        let u = forecastSeeds.unit(at: UInt64(bitPattern: Int64(change)))
         return -forecastHorizonMean * DeterministicMath.log(1 - u)
     }
 }

@@ -16,7 +16,38 @@ public struct StreamSeed: Hashable, Sendable {
     /// The seed one level down, labelled by an integer.
     @inline(__always)
     public func derived(_ label: UInt64) -> StreamSeed {
-        StreamSeed(SplitMix64.mix(SplitMix64.mix(value ^ 0x5851_F42D_4C95_7F2D) &+ label))
+        children.seed(label)
+    }
+
+    /// The seeds one level down from this one, by integer label.
+    var children: Children { Children(of: self) }
+
+    /// The seeds one level down from one seed, by integer label, with the
+    /// half of the derivation that depends on the parent alone worked out
+    /// once: the simulator derives a seed per instant (a scheduling delay,
+    /// a change's forecast horizon) and per day, always from the same parent
+    /// (README, "Speed"). `Children(of: s).seed(l)` is `s.derived(l)`.
+    struct Children: Sendable {
+        /// The parent's mix, to which each label is added.
+        let base: UInt64
+
+        init(of parent: StreamSeed) {
+            base = SplitMix64.mix(parent.value ^ 0x5851_F42D_4C95_7F2D)
+        }
+
+        // Inlined: on the hot path of every view or reload (README, "Speed").
+        /// The seed labelled `label`.
+        @inline(__always)
+        func seed(_ label: UInt64) -> StreamSeed {
+            StreamSeed(SplitMix64.mix(base &+ label))
+        }
+
+        // Inlined: on the hot path of every view or reload (README, "Speed").
+        /// `StreamSeed.unit(at:)` of the parent.
+        @inline(__always)
+        func unit(at counter: UInt64) -> Double {
+            Double(seed(counter).value >> 11) * 0x1.0p-53
+        }
     }
 
     /// The seed one level down, labelled by a string (hashed with FNV-1a, which
@@ -49,7 +80,7 @@ public struct StreamSeed: Hashable, Sendable {
     /// a counter-based draw, for values that must not depend on how many other
     /// draws happened before (such as how predictable one hour's weather was).
     public func unit(at counter: UInt64) -> Double {
-        Double(derived(counter).value >> 11) * 0x1.0p-53
+        children.unit(at: counter)
     }
 
     static func fnv1a(_ text: String) -> UInt64 {

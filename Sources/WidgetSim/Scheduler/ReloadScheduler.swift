@@ -29,15 +29,15 @@ public final class ReloadScheduler: Sendable {
     public let parameters: SchedulerParameters
     /// `parameters.schedulingDelay`, prepared: it is drawn for every new batch.
     let schedulingDelay: DurationSampler
-    /// The device's seed for scheduling delays, keyed by due instant.
-    let delaySeed: StreamSeed
+    /// The device's seeds for scheduling delays, one per due instant.
+    let delaySeeds: StreamSeed.Children
     /// `parameters.budgetModel.imposesLimit`, read once.
     let imposesLimit: Bool
 
     public init(parameters: SchedulerParameters, delaySeed: StreamSeed = StreamSeed(0)) {
         self.parameters = parameters
         self.schedulingDelay = DurationSampler(parameters.schedulingDelay)
-        self.delaySeed = delaySeed
+        self.delaySeeds = delaySeed.children
         self.imposesLimit = parameters.budgetModel.imposesLimit
     }
 
@@ -45,7 +45,7 @@ public final class ReloadScheduler: Sendable {
     /// `maximumSchedulingDelay`. One draw per device and instant: widgets due
     /// in the same second wait the same time, so they stay together (F14).
     public func schedulingDelay(dueAt t: SimTime) -> Int {
-        let seed = delaySeed.derived(UInt64(bitPattern: Int64(t)))
+        let seed = delaySeeds.seed(UInt64(bitPattern: Int64(t)))
         // A log-normal delay (the default) whose normal draw the ziggurat
         // takes from the stream's first 64 bits, as almost every one is,
         // needs no more of the stream than those (README, "Speed").

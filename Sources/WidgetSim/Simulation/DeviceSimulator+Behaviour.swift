@@ -25,7 +25,7 @@ extension DeviceSimulator {
     }
 
     mutating func startDay(_ day: Int) {
-        var random = seed.derived("day").derived(UInt64(bitPattern: Int64(day))).stream()
+        var random = daySeeds.seed(UInt64(bitPattern: Int64(day))).stream()
         let plan = DayPlan.draw(day: day, profile: setup.user, calendar: calendar, random: &random)
         if day & 1 == 0 {
             evenDayPlan = plan

@@ -22,6 +22,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     let calendar: CivilCalendar
     let endTime: SimTime
     let seed: StreamSeed
+    /// The seeds of the device's local days, one per day index.
+    let daySeeds: StreamSeed.Children
 
     var queue = EventQueue<DeviceEvent>(reservingCapacity: 64)
     /// The current virtual time; it never moves backwards.
@@ -141,6 +143,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         self.parameters = simulation.scheduler
         let seed = simulation.masterSeed.derived("device", device.id)
         self.seed = seed
+        daySeeds = seed.derived("day").children
         self.scheduler = ReloadScheduler(parameters: simulation.scheduler, delaySeed: seed.derived("scheduling-delay"))
         self.endTime = simulation.endTime
 
