@@ -10,16 +10,7 @@ func median(_ values: [Double]) -> Double {
 func format(_ value: Double, _ decimals: Int) -> String { FixedDecimal.format(value, decimals: decimals) }
 
 /// A count with thousands separators: 1019795 → "1,019,795".
-func grouped(_ value: Int) -> String {
-    var digits = String(value.magnitude)
-    var groups: [String] = []
-    while digits.count > 3 {
-        groups.insert(String(digits.suffix(3)), at: 0)
-        digits.removeLast(3)
-    }
-    groups.insert(digits, at: 0)
-    return (value < 0 ? "-" : "") + groups.joined(separator: ",")
-}
+func grouped(_ value: Int) -> String { DisplayText.grouped(value) }
 
 /// Writes a progress line to standard error, after whatever the report has
 /// printed so far: sent to one file (`make bench > log 2>&1`), the

@@ -180,9 +180,9 @@ struct BadInputTests {
         Case(name: "more pages than a device may have", scenario: scenario(device: manyPages, widget: #" "page": "p0","#), arguments: simulate, code: 65,
              message: "bad.json:5:31: field 'devices[0].pages': 201 pages; allowed: 1...200 pages per device"),
         Case(name: "script repeated past the action limit", scenario: longScript, arguments: simulate, code: 65,
-             message: "bad.json: devices[0].script over 366 days would give one device 109800 scripted actions (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days"),
+             message: "bad.json: devices[0].script over 366 days would give one device 109,800 scripted actions (each \"daily\" entry once a day), more than the 100,000 one device may; use fewer script entries, or fewer days"),
         Case(name: "calibration past the action limit", scenario: calibratedScript, arguments: ["calibrate", "long.csv", "--scenario", "bad.json"], code: 65,
-             message: "bad.json: calibrating against long.csv simulates 275 days, as long as the log: devices[0].script over 275 days would give one device 110000 scripted actions (each \"daily\" entry once a day), more than the 100000 one device may; use fewer script entries, or fewer days",
+             message: "bad.json: calibrating against long.csv simulates 275 days, as long as the log: devices[0].script over 275 days would give one device 110,000 scripted actions (each \"daily\" entry once a day), more than the 100,000 one device may; use fewer script entries, or fewer days",
              files: ["long.csv": Array(longDeviceLog.utf8)]),
         Case(name: "several active windows",
              scenario: scenario(widget: #" "truth": { "changeEvery": "1h", "activeHours": [ { "from": "07:00", "to": "09:00" } ] },"#),
@@ -196,7 +196,7 @@ struct BadInputTests {
              scenario: scenario(top: #" "days": 366, "variants": [ { "name": "v", "provider": { "policy": "after", "after": "1h" } } ],"#,
                                 widget: #" "truth": { "randomChangesPerDay": 1000 },"#),
              arguments: ["sensitivity", "bad.json", "--runs", "100"], code: 64,
-             message: "bad.json: the sensitivity analysis would make 25200 runs, about 14.9 billion events in all, more than the 5 billion one analysis may; use fewer --runs or --trajectories, or fewer --days"),
+             message: "bad.json: the sensitivity analysis would make 25,200 runs, about 14.9 billion events in all, more than the 5 billion one analysis may; use fewer --runs or --trajectories, or fewer --days"),
         // Too large with the defaults too: the scenario, not --trajectories, makes it so.
         Case(name: "analysis too large with the defaults too",
              scenario: """

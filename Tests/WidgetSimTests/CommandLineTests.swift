@@ -375,7 +375,7 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["validate", scenario.path])
         #expect(result.status == 65)
         #expect(!result.output.contains("valid"))
-        #expect(result.errors.contains("would give one device 109800 scripted actions"))
+        #expect(result.errors.contains("would give one device 109,800 scripted actions"))
     }
 
     /// A calibration simulates many runs of the log's length: one whose runs

@@ -22,7 +22,7 @@ struct RunLimitTests {
             _ = try Simulation.run(setup, limits: limits)
         } catch {
             #expect(error.kind == .events && error.device == "phone" && error.limit == 2_000)
-            #expect(error.description.contains("scheduled more than 2000 events"))
+            #expect(error.description.contains("scheduled more than 2,000 events"))
         }
     }
 
@@ -157,13 +157,27 @@ struct RunLimitTests {
     /// Every scripted action is planned before the run starts, so a script
     /// whose daily entries multiply past the limit is refused with its
     /// field, whatever the days (a file's own, or --days).
+    /// A count in a refusal or an estimate reads as a person writes it:
+    /// thousands grouped below a million, millions and billions in words.
+    @Test func aCountIsGroupedByThousandsBelowAMillionAndInWordsAbove() {
+        #expect(RunLimits.count(0) == "0")
+        #expect(RunLimits.count(999) == "999")
+        #expect(RunLimits.count(1_000) == "1,000")
+        #expect(RunLimits.count(109_800) == "109,800")
+        #expect(RunLimits.count(999_999) == "999,999")
+        #expect(RunLimits.count(1_000_000) == "1 million")
+        #expect(RunLimits.count(3_140_000_000) == "3.1 billion")
+        #expect(DisplayText.grouped(-1_234_567) == "-1,234,567")
+        #expect(DisplayText.grouped(Int.min) == "-9,223,372,036,854,775,808")
+    }
+
     @Test func aScriptPastTheActionLimitIsRefusedBeforeItExpands() throws {
         var setup = try Self.weather(days: 366)
         var device = setup.devices[0]
         device.repeatingScript = (0..<300).map { RepeatingAction(secondOfDay: $0 * 60, .systemChange) }
         setup.population = .devices([device])
         let refusal = try #require(RunLimits.refusal(RunEstimate(setup), command: "simulate"))
-        #expect(refusal.contains("devices[0].script over 366 days would give one device 109800 scripted actions"))
+        #expect(refusal.contains("devices[0].script over 366 days would give one device 109,800 scripted actions"))
         setup.days = 7
         #expect(RunLimits.refusal(RunEstimate(setup), command: "simulate") == nil)
     }

@@ -103,7 +103,7 @@ public struct RunLimits: Equatable, Sendable {
         return nil
     }
 
-    /// "1.2 million", "3.4 billion", "12345".
+    /// "1.2 million", "3.4 billion", "12,345".
     public static func count(_ value: Double) -> String {
         func scaled(_ unit: Double, _ name: String) -> String {
             let text = FixedDecimal.format(value / unit, decimals: 1)
@@ -111,7 +111,7 @@ public struct RunLimits: Equatable, Sendable {
         }
         if value >= 1e9 { return scaled(1e9, "billion") }
         if value >= 1e6 { return scaled(1e6, "million") }
-        return String(Int(value.rounded()))
+        return DisplayText.grouped(Int(value.rounded()))
     }
 
     /// "1.5": bytes as GiB, to a tenth, as every memory refusal prints them.

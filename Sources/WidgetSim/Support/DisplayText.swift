@@ -68,6 +68,19 @@ public enum DisplayText {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
+    /// A whole number with thousands separators: 1019795 → "1,019,795",
+    /// -1234 → "-1,234" (for the command line's messages and the bench).
+    public static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude)
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(digits, at: 0)
+        return (value < 0 ? "-" : "") + groups.joined(separator: ",")
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
