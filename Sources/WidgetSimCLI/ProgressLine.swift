@@ -7,9 +7,13 @@ import WidgetSim
 /// simulation itself never reads a clock.
 final class ProgressLine: @unchecked Sendable {
     private let label: String
-    private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
-    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private let isTerminal: Bool
+    /// The clock's reading; the real clock but in tests.
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Where the line goes: standard error but in tests. Raw: the carriage
+    /// return that rewrites the line is meant for the terminal.
+    private let write: @Sendable (String) -> Void
     private let lock = NSLock()
     private var shown = false
     private var lastQuarter = 0
@@ -24,9 +28,17 @@ final class ProgressLine: @unchecked Sendable {
     nonisolated(unsafe) private static var current: ProgressLine?
     private static let currentLock = NSLock()
 
-    init(_ label: String) {
+    init(
+        _ label: String,
+        isTerminal: Bool = isatty(STDERR_FILENO) != 0,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        write: @escaping @Sendable (String) -> Void = { _ = StandardConsole.write($0, to: 2) }
+    ) {
         self.label = DisplayText.visible(label)
-        self.started = clock.now
+        self.isTerminal = isTerminal
+        self.now = now
+        self.write = write
+        self.started = now()
         Self.currentLock.lock()
         Self.current = self
         Self.currentLock.unlock()
@@ -39,20 +51,24 @@ final class ProgressLine: @unchecked Sendable {
         currentLock.lock()
         let line = current
         currentLock.unlock()
-        guard let line else { return }
-        line.lock.lock()
-        defer { line.lock.unlock() }
-        if line.shown && !line.stopped { line.write("\n") }
-        line.stopped = true
+        line?.endForInterruption()
+    }
+
+    /// Ends this line for good, as `stopForInterruption` ends the current one.
+    func endForInterruption() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown && !stopped { write("\n") }
+        stopped = true
     }
 
     func update(done: Int, total: Int, unit: String = "runs") {
         lock.lock()
         defer { lock.unlock() }
-        guard !stopped, clock.now - started > .seconds(1) else { return }
+        let now = now()
+        guard !stopped, now - started > .seconds(1) else { return }
         if isTerminal {
             // Ten rewrites a second at most: runs can finish by the thousand.
-            let now = clock.now
             guard done >= total || lastWrite.map({ now - $0 >= .milliseconds(100) }) ?? true else {
                 unwritten = "\r\(label): \(done)/\(total) \(unit)"
                 return
@@ -78,11 +94,6 @@ final class ProgressLine: @unchecked Sendable {
         Self.currentLock.lock()
         if Self.current === self { Self.current = nil }
         Self.currentLock.unlock()
-    }
-
-    /// Raw: the carriage return that rewrites the line is meant for the terminal.
-    private func write(_ text: String) {
-        _ = StandardConsole.write(text, to: 2)
     }
 }
 
