@@ -8,6 +8,7 @@
 // Instruction counts (callgrind) do not depend on load at all, so they are
 // quoted as a second, independent figure.
 import Foundation
+import WidgetSim
 
 /// One build of widgetsim-bench to measure: this program, or a baseline's.
 struct BenchBuild {
@@ -165,18 +166,18 @@ struct BaselineComparison {
     /// Prints the comparison and returns its `bench.` lines.
     func report(baseline: Figures, current: Figures) -> [String] {
         print("")
-        print("This build against \(baseline.build.name): \(scenario), \(grouped(devices)) devices × \(days) days on 1 thread, "
+        print("This build against \(baseline.build.name): \(scenario), \(DisplayText.grouped(devices)) devices × \(days) days on 1 thread, "
             + "\(pairs) pairs of runs alternated (baseline first), medians")
         print("")
         print("| build | widget-days | events | events per widget-day | median wall s | median widget-days/s per core | peak RSS MiB |")
         print("|---|--:|--:|--:|--:|--:|--:|")
         for figures in [baseline, current] {
-            print("| \(figures.build.name) | \(grouped(figures.widgetDays)) | \(grouped(figures.events)) | \(format(figures.eventsPerWidgetDay, 1)) "
-                + "| \(format(figures.wall, 2)) | \(grouped(Int(figures.widgetDaysPerSecondPerCore.rounded()))) | \(format(figures.peakRSSMiB, 1)) |")
+            print("| \(figures.build.name) | \(DisplayText.grouped(figures.widgetDays)) | \(DisplayText.grouped(figures.events)) | \(format(figures.eventsPerWidgetDay, 1)) "
+                + "| \(format(figures.wall, 2)) | \(DisplayText.grouped(Int(figures.widgetDaysPerSecondPerCore.rounded()))) | \(format(figures.peakRSSMiB, 1)) |")
         }
         if baseline.widgetDays != current.widgetDays {
             print("")
-            print("warning: the builds simulate different widget-days (\(grouped(baseline.widgetDays)) and \(grouped(current.widgetDays))) "
+            print("warning: the builds simulate different widget-days (\(DisplayText.grouped(baseline.widgetDays)) and \(DisplayText.grouped(current.widgetDays))) "
                 + "from the same scenario and size: the model changed, so the ratios below compare different work.")
         }
 
@@ -192,12 +193,12 @@ struct BaselineComparison {
         var instructionsSpeedup: Double?
         if let old = baseline.instructions, let new = current.instructions {
             print("")
-            print("Instructions (callgrind, one run each of \(grouped(instructionDevices)) devices × \(days) days on 1 thread; does not depend on load):")
+            print("Instructions (callgrind, one run each of \(DisplayText.grouped(instructionDevices)) devices × \(days) days on 1 thread; does not depend on load):")
             print("")
             printInstructionTable([baseline, current])
             if old.widgetDays != new.widgetDays {
                 print("")
-                print("warning: under callgrind too the builds simulate different widget-days (\(grouped(old.widgetDays)) and \(grouped(new.widgetDays))).")
+                print("warning: under callgrind too the builds simulate different widget-days (\(DisplayText.grouped(old.widgetDays)) and \(DisplayText.grouped(new.widgetDays))).")
             }
             instructionsSpeedup = old.perWidgetDay / new.perWidgetDay
             print("")
@@ -221,7 +222,7 @@ struct BaselineComparison {
     func reportInstructionsOnly(_ current: Figures) -> [String] {
         guard let count = current.instructions else { return [] }
         print("")
-        print("Instructions of this build (callgrind, one run of \(grouped(instructionDevices)) devices × \(days) days on 1 thread; does not depend on load):")
+        print("Instructions of this build (callgrind, one run of \(DisplayText.grouped(instructionDevices)) devices × \(days) days on 1 thread; does not depend on load):")
         print("")
         printInstructionTable([current])
         return ["bench.this-build.instructions_per_widget_day=\(format(count.perWidgetDay, 0)) bench.this-build.instructions_per_event=\(format(count.perEvent, 1))"]
@@ -232,8 +233,8 @@ struct BaselineComparison {
         print("|---|--:|--:|--:|--:|--:|--:|")
         for figures in builds {
             guard let count = figures.instructions else { continue }
-            print("| \(figures.build.name) | \(grouped(count.widgetDays)) | \(grouped(count.events)) | \(format(Double(count.events) / Double(count.widgetDays), 1)) "
-                + "| \(grouped(count.instructions)) | \(grouped(Int(count.perWidgetDay.rounded()))) | \(format(count.perEvent, 1)) |")
+            print("| \(figures.build.name) | \(DisplayText.grouped(count.widgetDays)) | \(DisplayText.grouped(count.events)) | \(format(Double(count.events) / Double(count.widgetDays), 1)) "
+                + "| \(DisplayText.grouped(count.instructions)) | \(DisplayText.grouped(Int(count.perWidgetDay.rounded()))) | \(format(count.perEvent, 1)) |")
         }
     }
 

@@ -9,9 +9,6 @@ func median(_ values: [Double]) -> Double {
 
 func format(_ value: Double, _ decimals: Int) -> String { FixedDecimal.format(value, decimals: decimals) }
 
-/// A count with thousands separators: 1019795 → "1,019,795".
-func grouped(_ value: Int) -> String { DisplayText.grouped(value) }
-
 /// Writes a progress line to standard error, after whatever the report has
 /// printed so far: sent to one file (`make bench > log 2>&1`), the
 /// block-buffered report was otherwise cut mid-line by the progress after it.

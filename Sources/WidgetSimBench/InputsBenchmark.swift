@@ -68,7 +68,7 @@ struct InputsBenchmark {
             let bytes = try ReloadsLogGenerator().write(rows: rows, to: path)
             let label = rows % 1_000_000 == 0 ? "\(rows / 1_000_000)m" : "\(rows / 1_000)k"
             let input = Case(name: "check-\(label)", series: "check",
-                             sizeLabel: "\(grouped(rows)) rows", contents: "\(grouped(bytes)) bytes", units: rows, unit: "row")
+                             sizeLabel: "\(DisplayText.grouped(rows)) rows", contents: "\(DisplayText.grouped(bytes)) bytes", units: rows, unit: "row")
             return (input, path, ["check", "--reloads", path], "\(path): every rule holds: \(rows) reloads ")
         }
         for shape in ScenarioFileGenerator.Shape.allCases {
@@ -77,7 +77,7 @@ struct InputsBenchmark {
                 let path = "\(scratch)/\(shape.rawValue)-\(mebibytes)mib.json"
                 let (bytes, contents) = try ScenarioFileGenerator(shape: shape).write(targetBytes: target, to: path)
                 let input = Case(name: "validate-\(shape.rawValue)-\(mebibytes)mib", series: "validate \(shape.rawValue)",
-                                 sizeLabel: "\(mebibytes) MiB", contents: "\(contents); \(grouped(bytes)) bytes", units: bytes, unit: "byte")
+                                 sizeLabel: "\(mebibytes) MiB", contents: "\(contents); \(DisplayText.grouped(bytes)) bytes", units: bytes, unit: "byte")
                 return (input, path, ["validate", path], "\(path): valid: ")
             }
         }
