@@ -135,7 +135,7 @@ struct CalibrateCommand: Command {
         if estimate.events * Double(runs) > RunLimits.maximumEventsPerAnalysis {
             let total = RunLimits.count(estimate.events * Double(runs))
             throw CommandError(
-                "\(scenario.path): calibrating against \(logPath) would simulate up to \(runs) runs of \(DisplayText.counted(simulated.days, "day")) (as long as the log), about \(RunLimits.count(estimate.events)) events each, \(total) in all, more than the \(RunLimits.count(RunLimits.maximumEventsPerAnalysis)) one calibration may; use --only, fewer --replications or --grid points, or a shorter log",
+                "\(scenario.path): calibrating against \(logPath) would simulate up to \(DisplayText.grouped(runs)) runs of \(DisplayText.counted(simulated.days, "day")) (as long as the log), about \(RunLimits.count(estimate.events)) events each, \(total) in all, more than the \(RunLimits.count(RunLimits.maximumEventsPerAnalysis)) one calibration may; use --only, fewer --replications or --grid points, or a shorter log",
                 code: .dataError)
         }
         try checkReportDestination(outputDirectory)

@@ -65,15 +65,15 @@ final class ProgressLine: @unchecked Sendable {
     func update(done: Int, total: Int, unit: String = "runs") {
         lock.lock()
         defer { lock.unlock() }
-        let now = now()
-        guard !stopped, now - started > .seconds(1) else { return }
+        let instant = now()
+        guard !stopped, instant - started > .seconds(1) else { return }
         if isTerminal {
             // Ten rewrites a second at most: runs can finish by the thousand.
-            guard done >= total || lastWrite.map({ now - $0 >= .milliseconds(100) }) ?? true else {
+            guard done >= total || lastWrite.map({ instant - $0 >= .milliseconds(100) }) ?? true else {
                 unwritten = "\r\(label): \(done)/\(total) \(unit)"
                 return
             }
-            lastWrite = now
+            lastWrite = instant
             unwritten = nil
             write("\r\(label): \(done)/\(total) \(unit)")
             shown = true

@@ -40,7 +40,7 @@ struct ProgressLineTests {
     @Test func inALogTheLinePrintsOnceAtEachQuarter() {
         let harness = Harness()
         let line = harness.line("fleet", isTerminal: false)
-        harness.advance(by: .seconds(2))
+        harness.advance(by: .seconds(1) + .milliseconds(1))
         for done in 1...8 { line.update(done: done, total: 8, unit: "devices") }
         line.finish()
         #expect(harness.output == """
@@ -86,6 +86,19 @@ struct ProgressLineTests {
         line.update(done: 2, total: 4)
         line.finish()
         #expect(harness.output == "\rsimulating: 1/4 runs\n")
+    }
+
+    /// The interruption hook finds the line most recently started and not
+    /// yet finished: nothing else in the test process starts one.
+    @Test func theInterruptionHookEndsTheCurrentLine() {
+        let harness = Harness()
+        let line = harness.line("fleet", isTerminal: true)
+        harness.advance(by: .seconds(2))
+        line.update(done: 1, total: 4, unit: "devices")
+        ProgressLine.stopForInterruption()
+        line.update(done: 2, total: 4, unit: "devices")
+        line.finish()
+        #expect(harness.output == "\rfleet: 1/4 devices\n")
     }
 
     @Test func aLabelsControlCharactersAreShownEscaped() {

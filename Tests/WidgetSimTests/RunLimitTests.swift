@@ -154,9 +154,6 @@ struct RunLimitTests {
         #expect(abs(long.eventsPerDevice - short.eventsPerDevice - added) < 1e-6 * long.eventsPerDevice)
     }
 
-    /// Every scripted action is planned before the run starts, so a script
-    /// whose daily entries multiply past the limit is refused with its
-    /// field, whatever the days (a file's own, or --days).
     /// A count in a refusal or an estimate reads as a person writes it:
     /// thousands grouped below a million, millions and billions in words.
     @Test func aCountIsGroupedByThousandsBelowAMillionAndInWordsAbove() {
@@ -165,12 +162,16 @@ struct RunLimitTests {
         #expect(RunLimits.count(1_000) == "1,000")
         #expect(RunLimits.count(109_800) == "109,800")
         #expect(RunLimits.count(999_999) == "999,999")
+        #expect(RunLimits.count(999_999.6) == "1 million")
         #expect(RunLimits.count(1_000_000) == "1 million")
         #expect(RunLimits.count(3_140_000_000) == "3.1 billion")
         #expect(DisplayText.grouped(-1_234_567) == "-1,234,567")
         #expect(DisplayText.grouped(Int.min) == "-9,223,372,036,854,775,808")
     }
 
+    /// Every scripted action is planned before the run starts, so a script
+    /// whose daily entries multiply past the limit is refused with its
+    /// field, whatever the days (a file's own, or --days).
     @Test func aScriptPastTheActionLimitIsRefusedBeforeItExpands() throws {
         var setup = try Self.weather(days: 366)
         var device = setup.devices[0]

@@ -109,9 +109,11 @@ public struct RunLimits: Equatable, Sendable {
             let text = FixedDecimal.format(value / unit, decimals: 1)
             return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " " + name
         }
-        if value >= 1e9 { return scaled(1e9, "billion") }
-        if value >= 1e6 { return scaled(1e6, "million") }
-        return DisplayText.grouped(Int(value.rounded()))
+        // Compared once rounded, so that 999,999.6 reads "1 million", not "1,000,000".
+        let rounded = value.rounded()
+        if rounded >= 1e9 { return scaled(1e9, "billion") }
+        if rounded >= 1e6 { return scaled(1e6, "million") }
+        return DisplayText.grouped(Int(rounded))
     }
 
     /// "1.5": bytes as GiB, to a tenth, as every memory refusal prints them.
