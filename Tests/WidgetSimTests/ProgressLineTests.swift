@@ -20,18 +20,20 @@ struct ProgressLineTests {
 
         var output: String { lock.withLock { written.joined() } }
 
-        func line(_ label: String, isTerminal: Bool) -> ProgressLine {
-            ProgressLine(
+        /// A line started now, and the clock moved on by `elapsed`.
+        func line(_ label: String, isTerminal: Bool, runningFor elapsed: Duration) -> ProgressLine {
+            let line = ProgressLine(
                 label, isTerminal: isTerminal,
                 now: { self.lock.withLock { self.start + self.offset } },
                 write: { text in self.lock.withLock { self.written.append(text) } })
+            advance(by: elapsed)
+            return line
         }
     }
 
     @Test func aJobThatEndsWithinASecondShowsNoLine() {
         let harness = Harness()
-        let line = harness.line("simulating", isTerminal: true)
-        harness.advance(by: .milliseconds(900))
+        let line = harness.line("simulating", isTerminal: true, runningFor: .milliseconds(900))
         line.update(done: 3, total: 4)
         line.finish()
         #expect(harness.output == "")
@@ -39,8 +41,7 @@ struct ProgressLineTests {
 
     @Test func inALogTheLinePrintsOnceAtEachQuarter() {
         let harness = Harness()
-        let line = harness.line("fleet", isTerminal: false)
-        harness.advance(by: .seconds(1) + .milliseconds(1))
+        let line = harness.line("fleet", isTerminal: false, runningFor: .seconds(1) + .milliseconds(1))
         for done in 1...8 { line.update(done: done, total: 8, unit: "devices") }
         line.finish()
         #expect(harness.output == """
@@ -54,8 +55,7 @@ struct ProgressLineTests {
 
     @Test func onATerminalTheLineIsRewrittenTenTimesASecondAtMost() {
         let harness = Harness()
-        let line = harness.line("compare", isTerminal: true)
-        harness.advance(by: .seconds(2))
+        let line = harness.line("compare", isTerminal: true, runningFor: .seconds(2))
         line.update(done: 1, total: 100)
         harness.advance(by: .milliseconds(50))
         line.update(done: 2, total: 100)
@@ -67,8 +67,7 @@ struct ProgressLineTests {
 
     @Test func finishingShowsTheCountTheRateLimitHeldBack() {
         let harness = Harness()
-        let line = harness.line("calibrate", isTerminal: true)
-        harness.advance(by: .seconds(2))
+        let line = harness.line("calibrate", isTerminal: true, runningFor: .seconds(2))
         line.update(done: 1, total: 100)
         harness.advance(by: .milliseconds(10))
         line.update(done: 57, total: 100)
@@ -76,35 +75,24 @@ struct ProgressLineTests {
         #expect(harness.output == "\rcalibrate: 1/100 runs\rcalibrate: 57/100 runs\n")
     }
 
-    @Test func anInterruptionEndsTheLineAndNothingIsWrittenAfter() {
+    /// Ended directly, or by the interruption hook, which finds the line
+    /// most recently started and not yet finished (nothing else in the test
+    /// process starts one).
+    @Test(arguments: [false, true])
+    func anInterruptionEndsTheLineAndNothingIsWrittenAfter(throughTheHook: Bool) {
         let harness = Harness()
-        let line = harness.line("simulating", isTerminal: true)
-        harness.advance(by: .seconds(2))
+        let line = harness.line("simulating", isTerminal: true, runningFor: .seconds(2))
         line.update(done: 1, total: 4)
-        line.endForInterruption()
+        if throughTheHook { ProgressLine.stopForInterruption() } else { line.endForInterruption() }
         harness.advance(by: .seconds(1))
         line.update(done: 2, total: 4)
         line.finish()
         #expect(harness.output == "\rsimulating: 1/4 runs\n")
     }
 
-    /// The interruption hook finds the line most recently started and not
-    /// yet finished: nothing else in the test process starts one.
-    @Test func theInterruptionHookEndsTheCurrentLine() {
-        let harness = Harness()
-        let line = harness.line("fleet", isTerminal: true)
-        harness.advance(by: .seconds(2))
-        line.update(done: 1, total: 4, unit: "devices")
-        ProgressLine.stopForInterruption()
-        line.update(done: 2, total: 4, unit: "devices")
-        line.finish()
-        #expect(harness.output == "\rfleet: 1/4 devices\n")
-    }
-
     @Test func aLabelsControlCharactersAreShownEscaped() {
         let harness = Harness()
-        let line = harness.line("a\u{1B}[2Jb", isTerminal: false)
-        harness.advance(by: .seconds(2))
+        let line = harness.line("a\u{1B}[2Jb", isTerminal: false, runningFor: .seconds(2))
         line.update(done: 1, total: 1)
         line.finish()
         #expect(harness.output == "a\\u{1B}[2Jb: 1/1 runs\n")
