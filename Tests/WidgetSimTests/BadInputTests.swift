@@ -58,7 +58,7 @@ struct BadInputTests {
 
     /// Ten million devices of `yearLongFleet` over a year, however they
     /// were asked for.
-    static let fleetPastTheEventLimit = "bad.json: this fleet run would simulate about 1389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (at most about two hours on 2 cores, the estimate being an upper bound); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"
+    static let fleetPastTheEventLimit = "bad.json: this fleet run would simulate about 1,389.2 billion events over its 1 variant, more than the 100 billion one fleet process may (at most about two hours on 2 cores, the estimate being an upper bound); split it into at least 14 shards with --shard i/14 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"
 
     /// A small valid fleet scenario with one moment spliced in.
     static func fleet(moment: String) -> String {
@@ -219,7 +219,7 @@ struct BadInputTests {
         // --days given, but the scenario as written is over the limit too: its fault (65), not the option's.
         Case(name: "fleet past the event limit as written, --days given", scenario: yearLongFleet(devices: 10_000_000),
              arguments: ["fleet", "bad.json", "--days", "300", "--out", "bad.json"], code: 65,
-             message: "bad.json: this fleet run would simulate about 1139.4 billion events over its 1 variant, more than the 100 billion one fleet process may (at most about two hours on 2 cores, the estimate being an upper bound); split it into at least 12 shards with --shard i/12 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
+             message: "bad.json: this fleet run would simulate about 1,139.4 billion events over its 1 variant, more than the 100 billion one fleet process may (at most about two hours on 2 cores, the estimate being an upper bound); split it into at least 12 shards with --shard i/12 --partial <file> and merge them (README, \"Fleets\"), or lower --devices or --days"),
         Case(name: "UTC offset with two signs", scenario: scenario(top: #" "utcOffset": "+-1:00","#), arguments: simulate, code: 65,
              message: "bad.json:2:31: field 'utcOffset': \"+-1:00\" is not a UTC offset; allowed: \"+HH:MM\" or \"-HH:MM\" from \"-12:00\" to \"+14:00\" (\"Z\" for UTC)"),
         Case(name: "clock time with a sign", scenario: scenario(device: #" "user": { "wake": "+7:00" },"#), arguments: simulate, code: 65,

@@ -165,6 +165,9 @@ struct RunLimitTests {
         #expect(RunLimits.count(999_999.6) == "1 million")
         #expect(RunLimits.count(1_000_000) == "1 million")
         #expect(RunLimits.count(3_140_000_000) == "3.1 billion")
+        #expect(RunLimits.count(1_389_240_000_000) == "1,389.2 billion")
+        #expect(RunLimits.count(2_000_000_000) == "2 billion")
+        #expect(RunLimits.count(1e30) == "1e+21 billion")
         #expect(DisplayText.grouped(-1_234_567) == "-1,234,567")
         #expect(DisplayText.grouped(Int.min) == "-9,223,372,036,854,775,808")
     }

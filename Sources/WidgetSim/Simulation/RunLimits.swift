@@ -103,11 +103,16 @@ public struct RunLimits: Equatable, Sendable {
         return nil
     }
 
-    /// "1.2 million", "3.4 billion", "12,345".
+    /// "1.2 million", "3.4 billion", "1,389.2 billion", "12,345".
     public static func count(_ value: Double) -> String {
         func scaled(_ unit: Double, _ name: String) -> String {
             let text = FixedDecimal.format(value / unit, decimals: 1)
-            return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " " + name
+            let parts = text.split(separator: ".", maxSplits: 1)
+            // The whole part grouped as a count below a million is; past
+            // what an Int holds, as formatted.
+            let whole = parts.first.flatMap { Int($0) }.map(DisplayText.grouped) ?? String(parts.first ?? "")
+            let tenths = parts.count > 1 && parts[1] != "0" ? "." + parts[1] : ""
+            return whole + tenths + " " + name
         }
         // Compared once rounded, so that 999,999.6 reads "1 million", not "1,000,000".
         let rounded = value.rounded()
