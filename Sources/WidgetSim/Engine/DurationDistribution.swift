@@ -20,6 +20,12 @@ public enum DurationDistribution: Equatable, Sendable {
     /// The z-score of the 95th percentile of a standard normal.
     static let z95 = 1.644_853_626_951_472_2
 
+    /// The σ of a log-normal given by its median and 95th percentile: 0
+    /// (every draw the median) when the percentile is not above the median.
+    static func logNormalSigma(median: Double, p95: Double) -> Double {
+        p95 > median ? DeterministicMath.log(p95 / median) / z95 : 0
+    }
+
     /// Draws one duration.
     public func draw(using random: inout RandomStream) -> Int {
         DurationSampler(self).draw(using: &random)
@@ -33,7 +39,7 @@ public enum DurationDistribution: Equatable, Sendable {
         case .exponential(let mean): return mean
         case .logNormal(let median, let p95):
             guard median > 0, p95 > median else { return median }
-            let sigma = DeterministicMath.log(p95 / median) / DurationDistribution.z95
+            let sigma = DurationDistribution.logNormalSigma(median: median, p95: p95)
             return median * DeterministicMath.exp(sigma * sigma / 2)
         }
     }
@@ -64,7 +70,7 @@ public struct DurationSampler: Sendable {
                 kind = .zero
                 return
             }
-            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            let sigma = DurationDistribution.logNormalSigma(median: median, p95: p95)
             kind = .logNormal(mu: DeterministicMath.log(median), sigma: sigma)
         }
     }

@@ -16,7 +16,7 @@ public enum ValueDistribution: Equatable, Sendable {
             return low + (high - low) * random.nextUnit()
         case .logNormal(let median, let p95):
             guard median > 0 else { return 0 }
-            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            let sigma = DurationDistribution.logNormalSigma(median: median, p95: p95)
             let exponent = min(30, DeterministicMath.log(median) + sigma * random.nextStandardNormal())
             return DeterministicMath.exp(exponent)
         }
@@ -35,7 +35,7 @@ public enum ValueDistribution: Equatable, Sendable {
             return low + (high - low) / 2
         case .logNormal(let median, let p95):
             guard median > 0 else { return 0 }
-            let sigma = p95 > median ? DeterministicMath.log(p95 / median) / DurationDistribution.z95 : 0
+            let sigma = DurationDistribution.logNormalSigma(median: median, p95: p95)
             return DeterministicMath.exp(min(30, DeterministicMath.log(median) + sigma * sigma / 2))
         }
     }
