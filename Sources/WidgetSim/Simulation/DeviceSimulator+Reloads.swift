@@ -125,13 +125,9 @@ extension DeviceSimulator {
         let due = scheduler.waitForEligibility(of: pending, lastBudgetedStart: schedules[widget].lastBudgetedStart, at: now)
         let heldKey = heldKeys[requestSlot(widget)]
         if heldKey != .max {
-            if let due, due == SimTime(heldKey >> 32), queue.isLatest(key: heldKey) {
+            if let due, due == SimTime(heldKey >> 32), keepsHeldRequest(widget) {
                 // The same wait asked again before anything else was queued (a
-                // completed call asks twice): the held request already holds
-                // the place a new one would take among all others, so it
-                // stays. The sequence number a new one would take is used up
-                // all the same, so every later event is numbered as before.
-                _ = queue.reserveKey(at: due)
+                // completed call asks twice).
                 return true
             }
             releaseReloadEvent(requestSlot(widget))
@@ -204,6 +200,20 @@ extension DeviceSimulator {
 
     /// True when the widget's pending reload waits for a moment to be looked at again.
     func hasHeldRequest(_ widget: Int) -> Bool { heldKeys[requestSlot(widget)] != .max }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// Keeps the widget's held request where it is when nothing was queued
+    /// since it was held: it already holds the place a new hold at the same
+    /// instant would take among all others. The sequence number a new hold
+    /// would take is used up all the same, so every later event is numbered
+    /// as before. Returns false, changing nothing, otherwise.
+    @inline(__always)
+    mutating func keepsHeldRequest(_ widget: Int) -> Bool {
+        let key = heldKeys[requestSlot(widget)]
+        guard queue.isLatest(key: key) else { return false }
+        _ = queue.reserveKey(at: SimTime(key >> 32))
+        return true
+    }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     /// Holds the moment the widget's pending reload is looked at again.
@@ -378,12 +388,10 @@ extension DeviceSimulator {
         } else if let trigger = widgets[widget].queuedFreeTrigger {
             widgets[widget].queuedFreeTrigger = nil
             startCall(widget, trigger: trigger, budgeted: false, waited: now - widgets[widget].queuedFreeRequestedAt)
-        } else if waitsForGateOne && queue.isLatest(key: heldKeys[requestSlot(widget)]) {
-            // What asking again would do, as nothing changed since the
-            // request was held (README, "Speed"): the held request keeps its
-            // place, and the sequence number a new one would take is used up.
-            _ = queue.reserveKey(at: SimTime(heldKeys[requestSlot(widget)] >> 32))
-        } else {
+        } else if !(waitsForGateOne && keepsHeldRequest(widget)) {
+            // Unless the request waits for gate 1 and nothing changed since
+            // it was held, which is what asking again would find (README,
+            // "Speed").
             advancePendingReload(widget)
         }
     }
