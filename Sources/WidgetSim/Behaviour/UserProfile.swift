@@ -71,70 +71,59 @@ enum ArrivalProcess {
         calendar: CivilCalendar,
         random: inout RandomStream
     ) -> SimTime? {
+        if let shape {
+            // The walk over the hours is `PreparedArrivals.next`'s, each
+            // hour's rate formed as it forms it: one walk for every shaped
+            // arrival, which carries the hour rather than dividing the second
+            // of day at each (README, "Speed").
+            let prepared = PreparedArrivals(start: start, end: end, expected: expected, totalWeight: totalWeight)
+            return prepared.next(after: after, calendar: calendar, random: &random) { prepared.hourlyRate(shape: shape[$0]) }
+        }
         guard expected > 0, end > start, totalWeight > 0 else { return nil }
         let perUnitWeight = expected / totalWeight
-        var remaining = random.nextExponential(mean: 1)
-        var cursor = max(after, start)
-        guard let shape else {
-            // A rate so small it underflows (1e-320 a day, say) gives an
-            // infinite gap: no arrival before `end`, never an Int overflow.
-            let gap = remaining / perUnitWeight
-            guard gap.isFinite, gap < Double(end - cursor) else { return nil }
-            let arrival = cursor + Int(gap)
-            return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
-        }
-        // Local seconds since midnight at `cursor`, advanced by hand rather
-        // than through the calendar at every hour.
-        var secondOfDay = calendar.secondOfDay(cursor)
-        while cursor < end {
-            let hour = secondOfDay / Seconds.hour
-            let hourEnd = min(end, cursor + Seconds.hour - secondOfDay % Seconds.hour)
-            let rate = perUnitWeight * shape[hour]
-            let segment = Double(hourEnd - cursor)
-            // `rate > 0` is asked only once the hour holds the arrival. It
-            // differs from the product's test only for a draw of exactly 0
-            // (about one in 2^53) in an hour without activity, which would
-            // otherwise place an arrival there, at 0 / 0 seconds: a trap.
-            // It costs a fleet run 0.3 % of its instructions (README, "Speed").
-            if rate * segment >= remaining, rate > 0 {
-                let arrival = cursor + Int(remaining / rate)
-                return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
-            }
-            remaining -= rate * segment
-            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
-            cursor = hourEnd
-        }
-        return nil
+        let remaining = random.nextExponential(mean: 1)
+        let cursor = max(after, start)
+        // A rate so small it underflows (1e-320 a day, say) gives an
+        // infinite gap: no arrival before `end`, never an Int overflow.
+        let gap = remaining / perUnitWeight
+        guard gap.isFinite, gap < Double(end - cursor) else { return nil }
+        let arrival = cursor + Int(gap)
+        return max(arrival, after + 1) < end ? max(arrival, after + 1) : nil
     }
 
     /// ∫ weight dt over `[start, end)`, in weight-seconds.
     static func weightedLength(from start: SimTime, to end: SimTime, shape: [Double]?, calendar: CivilCalendar) -> Double {
         guard let shape else { return Double(end - start) }
-        // The second of day is carried from hour to hour, as `next` carries
-        // it, not worked out again twice an hour: a device's every day plan
-        // sums its waking hours (README, "Speed"). The same products, summed
-        // in the same order.
+        // The hour and the seconds left in it are carried from hour to hour,
+        // as `PreparedArrivals.next` carries them, not worked out again from
+        // the second of day at each: a device's every day plan sums its
+        // waking hours (README, "Speed"). The same products, summed in the
+        // same order.
         var total = 0.0
         var cursor = start
-        var secondOfDay = calendar.secondOfDay(cursor)
+        let secondOfDay = calendar.secondOfDay(cursor)
+        var hour = secondOfDay / Seconds.hour
+        var leftInHour = Seconds.hour - secondOfDay % Seconds.hour
         while cursor < end {
-            let hourEnd = min(end, cursor - secondOfDay % Seconds.hour + Seconds.hour)
-            total += shape[secondOfDay / Seconds.hour] * Double(hourEnd - cursor)
-            secondOfDay = (secondOfDay + hourEnd - cursor) % Seconds.day
+            let hourEnd = min(end, cursor + leftInHour)
+            total += shape[hour] * Double(hourEnd - cursor)
+            hour = hour == 23 ? 0 : hour + 1
+            leftInHour = Seconds.hour
             cursor = hourEnd
         }
         return total
     }
 }
 
-/// `ArrivalProcess.nextArrival` over one interval with its hourly rates
-/// worked out once: a page's views are drawn this way, about a hundred a day,
-/// each from the same day plan.
+/// Shaped arrivals over one interval, the walk over its hours written once:
+/// `ArrivalProcess.nextArrival` forms each hour's rate as it goes, and a
+/// page's views (about a hundred a day, each from the same day plan) read
+/// rates worked out at the day's start.
 ///
-/// Promised: `next(after:calendar:random:rate:)` returns exactly what
-/// `ArrivalProcess.nextArrival` returns for the same interval, expectation,
-/// weight and shape, and makes the same draws, when `rate(hour)` returns
-/// `hourlyRate(hour)`: the same products, taken in the same order.
+/// Promised: `next(after:calendar:random:rate:)`, when `rate(hour)` returns
+/// `hourlyRate(shape:)` of the hour's shape value, returns the arrival the
+/// hour-by-hour definition gives (the drawn weight used up hour by hour,
+/// each hour read from the calendar), with the same single draw.
 struct PreparedArrivals: Sendable {
     let start: SimTime
     let end: SimTime
@@ -165,7 +154,7 @@ struct PreparedArrivals: Sendable {
         // The local hour and the seconds left in it, carried from hour to
         // hour: only the first segment can start inside an hour, and a
         // segment that ends before the hour does ends the walk at `end`
-        // (README, "Speed"). The same segments as `nextArrival`'s.
+        // (README, "Speed"). The same segments as the definition's.
         let secondOfDay = UInt(calendar.secondOfDay(cursor))
         var hour = Int(secondOfDay / UInt(Seconds.hour))
         var leftInHour = Seconds.hour - Int(secondOfDay % UInt(Seconds.hour))
@@ -173,8 +162,10 @@ struct PreparedArrivals: Sendable {
             let hourEnd = min(end, cursor + leftInHour)
             let rate = rate(hour)
             let segment = Double(hourEnd - cursor)
-            // As in `nextArrival`: an hour without activity holds no arrival,
-            // even for a draw of exactly 0.
+            // `rate > 0` is asked only once the hour holds the arrival. It
+            // differs from the product's test only for a draw of exactly 0
+            // (about one in 2^53) in an hour without activity, which would
+            // otherwise place an arrival there, at 0 / 0 seconds: a trap.
             if rate * segment >= remaining, rate > 0 {
                 let arrival = max(cursor + Int(remaining / rate), after + 1)
                 return arrival < end ? arrival : nil
