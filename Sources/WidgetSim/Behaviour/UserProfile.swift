@@ -60,7 +60,8 @@ public struct DayPlan: Equatable, Sendable {
 /// spread in proportion to the shape (uniformly when the shape is nil).
 enum ArrivalProcess {
     /// The first arrival strictly after `after` and before `end`. Consumes
-    /// one exponential draw per call.
+    /// one exponential draw when an arrival can come (a positive
+    /// expectation and weight over a non-empty interval), none otherwise.
     static func nextArrival(
         after: SimTime,
         start: SimTime,
@@ -120,15 +121,18 @@ enum ArrivalProcess {
 /// page's views (about a hundred a day, each from the same day plan) read
 /// rates worked out at the day's start.
 ///
-/// Promised: `next(after:calendar:random:rate:)`, when `rate(hour)` returns
-/// `hourlyRate(shape:)` of the hour's shape value, returns the arrival the
-/// hour-by-hour definition gives (the drawn weight used up hour by hour,
-/// each hour read from the calendar), with the same single draw.
+/// Promised: when `rate(hour)` returns `hourlyRate(shape:)` of the hour's
+/// shape value, `next(after:calendar:random:rate:)` takes one exponential
+/// draw of mean 1 and returns the instant where that much weight is used
+/// up, walking the local hours from `max(after, start)` and spending
+/// `rate × seconds` of each (an hour of rate 0 holds no arrival), floored
+/// at `after + 1`; nil if the weight outlasts `end`. Each hour and its end
+/// are worked out once, then carried.
 struct PreparedArrivals: Sendable {
     let start: SimTime
     let end: SimTime
-    /// False when no arrival can come (no rate, an empty interval, no
-    /// weight): then nothing is drawn, as in `nextArrival`.
+    /// False when no arrival can come (no expectation, an empty interval,
+    /// no weight): then nothing is drawn.
     let active: Bool
     let perUnitWeight: Double
 
@@ -141,7 +145,8 @@ struct PreparedArrivals: Sendable {
         perUnitWeight = expected / totalWeight
     }
 
-    /// The rate in an hour whose shape value is `shape`, as `nextArrival` forms it.
+    /// The rate, in arrivals a second, in an hour whose shape value is
+    /// `shape`: the expectation per weight-second times the shape.
     func hourlyRate(shape: Double) -> Double { perUnitWeight * shape }
 
     /// The first arrival strictly after `after` and before `end`. Consumes
