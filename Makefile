@@ -17,6 +17,8 @@
 #                                                     MUTATE_ARGS="--timeout 10 --memory-limit 1GiB --jobs 2")
 #   make calibrate-sweep [CASES=40]                    calibrate many simulated phones with hidden values: how often the
 #                                                     intervals hold them (not part of make test)
+#   OUT=dir                                           with simulate, compare, sensitivity, fleet or fleet-sharded: write there, not
+#                                                     into Reports/, whose committed reports make test compares
 #   make test                                         build and run the tests (golden reports included)
 #   make example                                      build Tests/ExamplePackage: widgetsim plus a provider of its own
 #   make golden                                       re-record every scenario's committed reports, on purpose
@@ -38,7 +40,7 @@ RELEASE_BIN := .build/release/widgetsim
 all: build
 
 help:
-	@sed -n '2,23p' Makefile
+	@sed -n '2,25p' Makefile
 
 build:
 	$(SWIFT) build
@@ -61,16 +63,16 @@ example:
 	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim --disable-build-manifest-caching
 
 simulate: release
-	$(RELEASE_BIN) simulate $(SCENARIO) --out Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT) --variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) simulate $(SCENARIO) --out $(or $(OUT),Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT))) $(if $(VARIANT),--variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 compare: release
-	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) $(if $(WIDGET),--widget $(WIDGET),--out Reports/$(REPORT_NAME)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) $(if $(WIDGET),--widget $(WIDGET)) $(if $(OUT),--out $(OUT),$(if $(WIDGET),,--out Reports/$(REPORT_NAME))) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
-	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out Reports/$(REPORT_NAME) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out $(or $(OUT),Reports/$(REPORT_NAME)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 fleet: release
-	$(RELEASE_BIN) fleet $(SCENARIO) --out Reports/$(REPORT_NAME) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) fleet $(SCENARIO) --out $(or $(OUT),Reports/$(REPORT_NAME)) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 # The sharded run as a batch engine would do it, with local processes: each
 # shard writes a partial result, then `merge` writes the report.
@@ -79,7 +81,7 @@ fleet-sharded: release
 	rm -rf .shards/$(REPORT_NAME) && mkdir -p .shards/$(REPORT_NAME)
 	seq 1 $(SHARDS) | xargs -P $(SHARDS) -I{} $(RELEASE_BIN) fleet $(SCENARIO) --threads 1 -q \
 		--shard {}/$(SHARDS) --partial .shards/$(REPORT_NAME)/part-{}.txt $(if $(DEVICES),--devices $(DEVICES))
-	$(RELEASE_BIN) merge .shards/$(REPORT_NAME)/part-*.txt --out Reports/$(REPORT_NAME)
+	$(RELEASE_BIN) merge .shards/$(REPORT_NAME)/part-*.txt --out $(or $(OUT),Reports/$(REPORT_NAME))
 
 # Speed and memory; never part of `make test` (these machines are shared and noisy).
 # The input benchmarks time the release widgetsim binary, so both are built.

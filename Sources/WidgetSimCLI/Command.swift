@@ -151,6 +151,13 @@ struct ScenarioReference {
                 let names = ScenarioLoader.scenarioNames(in: directory)
                 var hint = Suggestion.hint(for: argument, among: names, style: .clause, quote: "'")
                 if hint.isEmpty && !names.isEmpty { hint = "; known scenarios: \(names.joined(separator: ", "))" }
+                if names.isEmpty {
+                    // Run away from the checkout, a name finds nothing: say
+                    // where names are looked up and how to look elsewhere.
+                    hint = directory == Self.defaultDirectory
+                        ? "; a name is looked up in \(directory)/ under the current directory, which holds no scenarios: run from the widgetsim checkout, or give --scenarios <dir> or the path of a .json file"
+                        : "; a name is looked up in \(directory)/ (option '--scenarios'), which holds no scenarios: give the path of a .json file instead"
+                }
                 _ = suggestion
                 throw CommandError("\(file): no scenario named '\(argument)'\(hint)", code: .noInput)
             }

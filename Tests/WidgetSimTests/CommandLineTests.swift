@@ -476,7 +476,7 @@ struct CommandLineTests {
         #expect(try String(contentsOf: notes, encoding: .utf8) == "precious notes\n")
 
         let empty = directory.appendingPathComponent("empty.txt")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         for file in ["result.txt", "result.txt", "empty.txt"] {
             let written = try widgetsim(run + [file], in: directory)
             #expect(written.status == 0, "\(file): \(written.errors)")
@@ -785,6 +785,20 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["simulate", "wether"])
         #expect(result.status == 66)
         #expect(result.errors.contains("no scenario named 'wether'; did you mean 'weather'?"))
+    }
+
+    @Test func aNameRunAwayFromTheCheckoutSaysWhereNamesAreLookedUp() throws {
+        let directory = Paths.temporaryDirectory("elsewhere")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.widgetsim(["simulate", "weather", "--out", "out"], in: directory)
+        #expect(result.status == 66)
+        #expect(result.errors.contains(
+            "Scenarios/weather.json: no scenario named 'weather'; a name is looked up in Scenarios/ under the current directory, which holds no scenarios: run from the widgetsim checkout, or give --scenarios <dir> or the path of a .json file"),
+            "\(result.errors)")
+        let elsewhere = try Self.widgetsim(["simulate", "weather", "--scenarios", "mine", "--out", "out"], in: directory)
+        #expect(elsewhere.status == 66)
+        #expect(elsewhere.errors.contains("a name is looked up in mine/ (option '--scenarios'), which holds no scenarios"), "\(elsewhere.errors)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
     }
 
     @Test func anInvalidScenarioExits65AndLeavesThePreviousReports() throws {

@@ -196,6 +196,16 @@ struct ScenarioWarningTests {
         let error = ScenarioLoadingTests.error(ScenarioLoadingTests.scenario(widget: #""provider": {"policy": "after", "after": "500ms"}"#))
         #expect(error?.description == "test.json:7:63: field 'devices[0].widgets[0].provider.after': \"500ms\" has the unit \"ms\", which is not one widgetsim knows; allowed: the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; virtual time is whole seconds, so nothing finer than \"1s\"")
         #expect(DurationText.unknownUnit(in: "5 min") == "min")
+    }
+
+    @Test func anUnknownUnitInADistributionSaysAFractionOfASecondIsWrittenInSeconds() {
+        // A latency's median may be half a second; its drawn times are rounded.
+        let error = ScenarioLoadingTests.error(ScenarioLoadingTests.scenario(
+            widget: #""provider": {"policy": "atEnd", "latency": {"distribution": "logNormal", "median": "500ms", "p95": "4s"}}"#))
+        #expect(error?.description.hasSuffix("\"500ms\" has the unit \"ms\", which is not one widgetsim knows; allowed: the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; a fraction of a second is written in seconds, as in \"0.5s\"") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("field 'devices[0].widgets[0].provider.latency.median'") == true)
+        #expect(ScenarioLoadingTests.error(ScenarioLoadingTests.scenario(
+            widget: #""provider": {"policy": "atEnd", "latency": {"distribution": "logNormal", "median": "0.5s", "p95": "4s"}}"#)) == nil)
         #expect(DurationText.unknownUnit(in: "1h30m") == nil)
         #expect(DurationText.unknownUnit(in: "soon") == nil)
     }

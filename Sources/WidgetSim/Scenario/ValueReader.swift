@@ -135,7 +135,9 @@ struct ValueReader {
     /// A duration in seconds: a number of seconds, or text such as "90s", "15m", "1h30m", "2d", "0.5s".
     /// `origin` names what an instant given this way counts from ("the
     /// start of the run" for `addedAt`), for the message that a date is not one.
-    func seconds(minimum: Double = 0, maximum: Double = Double(366 * Seconds.day), from origin: String? = nil) throws(ScenarioError) -> Double {
+    /// `whole` says the field takes whole seconds only, for the message
+    /// about an unknown unit such as "ms".
+    func seconds(minimum: Double = 0, maximum: Double = Double(366 * Seconds.day), from origin: String? = nil, whole: Bool = false) throws(ScenarioError) -> Double {
         let allowed = "a duration such as \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))"
         let value: Double
         switch node.value {
@@ -153,9 +155,15 @@ struct ValueReader {
                     throw invalid("\"\(text)\" is a date, but this field takes a duration", allowed: "\(measured), or a number of seconds, from \(DurationText.format(minimum)) to \(DurationText.format(maximum))")
                 }
                 if let unit = DurationText.unknownUnit(in: text) {
+                    // A distribution's parameters may be fractions of a
+                    // second (a 500 ms latency); the times they draw are
+                    // rounded to whole seconds. Other durations may not.
+                    let finer = whole
+                        ? "virtual time is whole seconds, so nothing finer than \"1s\""
+                        : "a fraction of a second is written in seconds, as in \"0.5s\""
                     throw invalid(
                         "\"\(text)\" has the unit \"\(unit)\", which is not one widgetsim knows",
-                        allowed: "the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; virtual time is whole seconds, so nothing finer than \"1s\"")
+                        allowed: "the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; \(finer)")
                 }
                 throw invalid("\"\(text)\" is not a duration", allowed: allowed)
             }
@@ -188,7 +196,7 @@ struct ValueReader {
 
     /// A duration in whole seconds.
     func wholeSeconds(minimum: Int = 0, maximum: Int = 366 * Seconds.day, from origin: String? = nil) throws(ScenarioError) -> Int {
-        let value = try seconds(minimum: Double(minimum), maximum: Double(maximum), from: origin)
+        let value = try seconds(minimum: Double(minimum), maximum: Double(maximum), from: origin, whole: true)
         guard value == value.rounded() else {
             throw invalid("\(value) s is not a whole number of seconds", allowed: "whole seconds; virtual time has one-second resolution")
         }
