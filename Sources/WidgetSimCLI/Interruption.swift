@@ -1,4 +1,8 @@
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import WidgetSim
 
@@ -8,26 +12,48 @@ import WidgetSim
 /// and the message says which. SIGPIPE is ignored, so a closed output pipe
 /// ends nothing half-way.
 public enum Interruption {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    private static let queue = DispatchQueue(label: "widgetsim.interruption")
-
-    /// Installs the handlers; call once, before any work.
+    /// Installs the handlers; call once, before any other thread starts.
+    ///
+    /// The signals are blocked in this thread, so every thread started later
+    /// inherits the mask, and one thread of their own waits for them
+    /// (`sigwait`) and runs the clean-up, which may take locks and remove
+    /// files as no C signal handler may. That thread is started here, at
+    /// once: a handler that needed a thread only when the signal came (a
+    /// Dispatch source did) never ran when the system would start no more
+    /// threads, and the signals were lost. If even this one thread is
+    /// refused, the signals keep their default action: they end the run at
+    /// once, as SIGKILL would, the earlier reports unchanged, and the next
+    /// run removes what this one left in the temporary directory.
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            // Delivered to one serial queue rather than a C handler, so the
-            // clean-up may take locks and remove files.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+        var signals = interruptionSignals()
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        // Whatever the parent left (a shell starts its background jobs with
+        // SIGINT ignored): an ignored signal may be dropped rather than kept
+        // for `sigwait`, and a run is always interruptible.
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+        let waiter = WorkerThread.start {
+            var signals = interruptionSignals()
+            while true {
+                var number: Int32 = 0
+                guard sigwait(&signals, &number) == 0 else { continue }
                 InterruptionGuard.shared.interrupted(by: number) { message in
                     ProgressLine.stopForInterruption()
                     StandardConsole().err(message)
                 }
             }
-            source.resume()
-            sources.append(source)
         }
+        if waiter == nil {
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP.
+    private static func interruptionSignals() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
+        return signals
     }
 
     /// Ends the process with `code`, never racing a handler.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WidgetSim
 
@@ -19,6 +20,24 @@ struct DeterminismTests {
         let second = try Self.render(setup)
         #expect(first.map(\.name) == ["reloads.csv", "views.csv", "daily.csv", "summary.md", "parameters.csv", "staleness.svg", "staleness-by-hour.svg", "timeline-phone-forecast.svg"])
         #expect(first == second)
+    }
+
+    @Test func aWorkerWhoseThreadTheSystemRefusesIsRunByTheCallingThreadWithTheSameResults() {
+        // A container's process limit refuses threads: the work must still
+        // be done, all of it, with the results in job order.
+        let square: @Sendable (Int) -> Int = { $0 * $0 }
+        let expected = (0..<37).map { $0 * $0 }
+        let counted = Counter()
+        for threads in [1, 2, 3, 8] {
+            let refusedAll = ParallelMap.map(count: 37, threads: threads, startThread: { _ in nil }, square)
+            #expect(refusedAll == expected, "threads \(threads), none granted")
+            let started = Counter()
+            let everyOther = ParallelMap.map(count: 37, threads: threads, progress: { counted.record($0) }, startThread: { body in
+                started.increment() % 2 == 0 ? WorkerThread.start(body) : nil
+            }, square)
+            #expect(everyOther == expected, "threads \(threads), every other granted")
+            #expect(counted.largest == 37)
+        }
     }
 
     @Test func aDifferentSeedGivesADifferentRun() throws {
@@ -66,5 +85,26 @@ struct DeterminismTests {
         #expect(alone.reloads == renumbered(together.reloads, device: 1))
         // The other device, identical but for its id, draws from other streams.
         #expect(alone.reloads != renumbered(together.reloads, device: 0))
+    }
+}
+
+/// A count shared by threads.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private(set) var largest = 0
+
+    /// The count before this call.
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count - 1
+    }
+
+    func record(_ value: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        largest = max(largest, value)
     }
 }
