@@ -131,6 +131,78 @@ struct RunLimitTests {
         #expect(RunLimits.refusal(plain, command: "fleet") == nil)
     }
 
+    /// An unlimited fleet whose provider asks for a reload every second
+    /// ten million times a day in all: `after(1s)` in a schedule rule, or
+    /// failing fetches retried after a second, or many fleet moments.
+    static func unlimitedFleet(provider: String, moments: String = "") throws -> SimulationSetup {
+        try ScenarioLoader.decode("""
+            { "name": "busy", "days": 366,
+              "scheduler": { "budgetModel": "unlimited", "minimumSpacing": "0s", "coalescingWindow": "0s", "schedulingDelay": "0s" },
+              "fleet": { "devices": 1000000\(moments),
+                "device": { "user": { "locationChangesPerDay": 0, "systemChangesPerDay": 0 }, "pages": [ { "name": "home", "viewsPerDay": 40 } ],
+                  "widgets": [ { "id": "w", "provider": \(provider) } ] } } }
+            """, file: "busy.json")
+    }
+
+    /// The provider calls a day the estimate counts (a row each).
+    static func calls(_ estimate: RunEstimate) -> Double {
+        estimate.sources.first { $0.field == "fleet.device.widgets[0].provider" }?.rowsPerDay ?? 0
+    }
+
+    static func refusedAsOneFleetRun(_ estimate: RunEstimate) -> Bool {
+        estimate.events > RunLimits.maximumEventsPerFleetRun
+    }
+
+    /// A schedule rule's `after` counts as if it applied all day: one of
+    /// `after(1s)` makes a fleet's estimate that of `after(1s)` itself, which
+    /// a million devices for a year are refused for (found by a red-team
+    /// pass: such a run was accepted, about six days of work).
+    @Test func aScheduleRulesShortestAfterCountsInTheEstimate() throws {
+        let plain = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m" }"#))
+        let ruled = RunEstimate(try Self.unlimitedFleet(provider: #"""
+            { "policy": "after", "after": "30m", "schedule": [ { "from": "07:00", "to": "08:00", "policy": "after", "after": "1s" } ] }
+            """#))
+        let everySecond = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "1s" }"#))
+        #expect(Self.calls(plain) == 48)
+        #expect(Self.calls(ruled) == Self.calls(everySecond))
+        #expect(Self.calls(ruled) == Double(Seconds.day))
+        #expect(!Self.refusedAsOneFleetRun(plain))
+        #expect(Self.refusedAsOneFleetRun(ruled))
+    }
+
+    /// A failed fetch asks again after `retryAfterFailure` whatever the
+    /// policy: the estimate's interval mixes it in by the failure rate.
+    @Test func failuresRetriedSoonerThanThePolicyCountInTheEstimate() throws {
+        let always = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 1, "retryAfterFailure": "1s" }"#))
+        #expect(Self.calls(always) == Double(Seconds.day))
+        #expect(Self.refusedAsOneFleetRun(always))
+        let half = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 0.5, "retryAfterFailure": "10m" }"#))
+        // A mean interval of (30m + 10m) / 2 = 20m: 72 calls a day.
+        #expect(Self.calls(half) == 72)
+        let slower = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 0.5, "retryAfterFailure": "2h" }"#))
+        #expect(Self.calls(slower) == 48)
+    }
+
+    /// Each fleet moment that can hit a device counts as its action and a
+    /// reload of every widget: 50,000 of them on a million devices for a
+    /// year are refused (ten million devices for a week took about 39 hours,
+    /// measured by a red-team pass).
+    @Test func aFleetsMomentsCountInItsEstimate() throws {
+        let provider = #"{ "policy": "after", "after": "30m" }"#
+        let plain = RunEstimate(try Self.unlimitedFleet(provider: provider))
+        let hit = RunEstimate(try Self.unlimitedFleet(provider: provider, moments: #", "moments": [ { "at": "1h", "share": 1, "action": "systemChange" }, { "at": "2h", "share": 0.5, "action": "systemChange" }, { "at": "3h", "share": 0, "action": "systemChange" } ]"#))
+        let moments = try #require(hit.sources.first { $0.field == "fleet.moments (2)" })
+        // Two moments (a share of 0 hits nobody), each its action (2), a
+        // request (1) and a call (3 events and its one entry's work).
+        let perMoment = 2 + 1 + 3 + RunEstimate.eventsPerTimelineEntry
+        #expect(abs(hit.eventsPerDevice - plain.eventsPerDevice - 2 * perMoment) < 1e-6)
+        #expect(moments.eventsPerDay > 0)
+        let many = (0..<50_000).map { #"{ "at": "\#($0)s", "share": 1, "action": "systemChange" }"# }.joined(separator: ", ")
+        let busy = RunEstimate(try Self.unlimitedFleet(provider: provider, moments: #", "moments": [ \#(many) ]"#))
+        #expect(Self.refusedAsOneFleetRun(busy))
+        #expect(!Self.refusedAsOneFleetRun(plain))
+    }
+
     /// A log-normal scale's mean is e^(σ²/2) times its median, and no more
     /// than e^30, where its draws stop.
     @Test func aScalesMeanIsItsDistributionsMean() {

@@ -132,17 +132,28 @@ public struct RunEstimate: Equatable, Sendable {
             }
             // Every template widget, as if one device got them all.
             noteTimelines(of: fleet.template, path: "fleet.device")
-            eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
-            events = eventsPerDevice * Double(fleet.deviceCount)
-            rows = 0
             // Counted over the run as simulated (with its warm-up), on each
             // device's own clock: in each time zone a device can draw (a weight
             // of 0 is never drawn). Every moment that can hit a device may hit this one.
             let simulated = setup.warmedUp
+            let moments = (simulated.fleet?.moments ?? []).filter { $0.share > 0 && $0.at < simulated.endTime }.count
+            if moments > 0 {
+                // Each as if it reloaded every widget: its action (a push is
+                // sent and delivered) and a request and a call for each.
+                let repeats = Double(setup.scheduler.extraTimelineCalls.upperBound)
+                let perMoment = fleet.template.widgets.reduce(2.0) { total, widget in
+                    var entries = 0.0
+                    if case .configured(let settings) = widget.provider { entries = Double(RunEstimate.timelineEntries(settings)) }
+                    return total + 1 + (3 + entries * RunEstimate.eventsPerTimelineEntry) * (1 + repeats)
+                }
+                sources.append(Source(field: "fleet.moments (\(moments))", eventsPerDay: Double(moments) * perMoment / total, rowsPerDay: 0))
+            }
+            eventsPerDevice = sources.reduce(0) { $0 + $1.eventsPerDay } * total
+            events = eventsPerDevice * Double(fleet.deviceCount)
+            rows = 0
             let drawn = fleet.variation.utcOffsets.filter { $0.weight > 0 }.map(\.seconds)
             let calendars = drawn.isEmpty ? [simulated.calendar(of: fleet.template)] : drawn.map { simulated.calendar.withUTCOffset($0) }
             let script = calendars.map { RunEstimate.scriptedActions(fleet.template, before: simulated.endTime, calendar: $0) }.max() ?? 0
-            let moments = (simulated.fleet?.moments ?? []).filter { $0.share > 0 && $0.at < simulated.endTime }.count
             scriptedActionsPerDevice = script + Double(moments)
             scriptSource = "fleet.device.script" + (moments > 0 ? " and fleet.moments (\(moments))" : "") + " over \(DisplayText.counted(setup.days, "day"))"
                 + (fleet.warmUpDays > 0 ? " and fleet.warmUpDays (\(fleet.warmUpDays))" : "")
@@ -347,11 +358,29 @@ public struct RunEstimate: Equatable, Sendable {
 
     /// The fewest seconds between a configured provider's policy reloads; 1
     /// for a Swift provider (its policy is its own code).
+    ///
+    /// The shortest of the policy's and every schedule rule's, as if the
+    /// shortest applied all day; and a failed fetch asks again after
+    /// `retryAfterFailure` whatever the policy, so with failures the mean
+    /// interval mixes the two by the failure rate.
     static func policyInterval(_ provider: ProviderSetup) -> Int {
         guard case .configured(let settings) = provider else { return 1 }
-        switch settings.policy {
+        var shortest = answerInterval(PolicyRule.Answer(settings.policy), settings)
+        for rule in settings.schedule { shortest = min(shortest, answerInterval(rule.answer, settings)) }
+        let failures = settings.network.failureRate
+        guard failures > 0 else { return shortest }
+        let retry = Double(max(1, settings.retryAfterFailure))
+        let mean = (1 - failures) * Double(shortest) + failures * retry
+        return max(1, Int(min(mean, Double(shortest))))
+    }
+
+    /// The seconds until the reload `answer` asks for, at the fewest.
+    static func answerInterval(_ answer: PolicyRule.Answer, _ settings: ConfiguredProvider.Settings) -> Int {
+        switch answer {
         case .never: return Int.max / 2
         case .after(let interval): return max(1, interval)
+        // Once a day at a clock time (the next day's when asked at it).
+        case .until: return Seconds.day
         case .atEnd:
             let last = settings.entryOffsets?.last ?? (settings.entryCount - 1) * settings.entrySpacing
             return max(1, min(last, max(1, settings.retryAfterFailure)))
