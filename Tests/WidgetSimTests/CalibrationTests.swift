@@ -487,6 +487,35 @@ struct CalibrationTests {
         #expect(silent.widgets.first?.mostIn24Hours == 13)
     }
 
+    /// A clock may be set back and a phone be off, but a jump of more than
+    /// a year either way is a clock set wrong or a corrupted line: refused,
+    /// naming both lines (read as a silence, a 1969 first line made
+    /// `calibrate` simulate a year against two weeks of log).
+    @Test func aLogWhoseClockJumpsMoreThanAYearIsRefusedNamingBothLines() throws {
+        let header = DeviceLog.header.joined(separator: ",") + "\n"
+        func log(_ times: [String]) -> [UInt8] {
+            Array((header + times.map { "\($0),timeline,app,k,systemSmall,,atEnd,,1\n" }.joined()).utf8)
+        }
+        let forward = #expect(throws: DeviceLogError.self) {
+            try DeviceLog.parse(log(["1969-01-01T00:00:00Z", "2026-03-02T01:00:00Z"]), file: "old.csv")
+        }
+        #expect(forward?.description == "old.csv:3: field 'time': 2026-03-02T01:00:00+00:00 is 20879 days after line 2's 1969-01-01T00:00:00+00:00, more than the 366 days a log's clock may jump (a clock set wrong, or a corrupted line?)")
+        let back = #expect(throws: DeviceLogError.self) {
+            try DeviceLog.parse(log(["2026-03-02T01:00:00Z", "2026-03-02T02:00:00Z", "2024-01-01T00:00:00Z"]), file: "back.csv")
+        }
+        #expect(back?.line == 4)
+        #expect(back?.description.contains("before line 3's 2026-03-02T02:00:00+00:00") == true)
+        // A year to the second, either way, is still a jump the log may make.
+        let year = ScenarioLimits.maximumDays * Seconds.day
+        #expect(DeviceLog.maximumClockJump == year)
+        #expect(throws: Never.self) {
+            try DeviceLog.parse(log(["2026-03-02T00:00:00Z", "2027-03-03T00:00:00Z", "2026-03-02T00:00:00Z"]), file: "year.csv")
+        }
+        #expect(throws: DeviceLogError.self) {
+            try DeviceLog.parse(log(["2026-03-02T00:00:00Z", "2027-03-03T00:00:01Z"]), file: "more.csv")
+        }
+    }
+
     /// Every widget that asks unlike the log's is named, in the log's order:
     /// fixing the first alone and calibrating again would meet the next.
     @Test func everyWidgetAskingUnlikeTheLogsIsNamed() throws {

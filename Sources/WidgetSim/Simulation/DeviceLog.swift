@@ -104,6 +104,7 @@ public struct DeviceLog: Sendable {
             throw DeviceLogError(file: file, line: error.line, field: nil, message: error.message)
         }
         var lines: [Line] = []
+        var previousLine = 0
         while true {
             let row: CSVReader.Row?
             do { row = try reader.next() } catch { throw DeviceLogError(file: file, line: error.line, field: nil, message: error.message) }
@@ -111,9 +112,32 @@ public struct DeviceLog: Sendable {
             guard lines.count < maximumLines else {
                 throw DeviceLogError(file: file, line: row.line, field: nil, message: "more than \(maximumLines) lines, the most a device log may hold (a year of a busy phone is about 50,000)")
             }
-            lines.append(try parseLine(row.fields, line: row.line, file: file))
+            let line = try parseLine(row.fields, line: row.line, file: file)
+            if let previous = lines.last {
+                try requirePlausibleJump(from: previous.time, line: previousLine, to: line.time, line: row.line, file: file)
+            }
+            lines.append(line)
+            previousLine = row.line
         }
         return DeviceLog(lines: lines, file: file)
+    }
+
+    /// The most a log's clock may move between two lines, either way: a
+    /// year, the longest run widgetsim simulates.
+    public static let maximumClockJump = ScenarioLimits.maximumDays * Seconds.day
+
+    /// Refuses a line whose time is more than `maximumClockJump` from the
+    /// line before. A phone's clock may be set back, or the phone be off for
+    /// a while (both are read as such), but a jump of years is a clock set
+    /// wrong or a corrupted line: read as a silence, it made `calibrate`
+    /// simulate a year against two weeks of log and report nonsense.
+    static func requirePlausibleJump(from previous: OffsetTimestamp, line previousLine: Int, to time: OffsetTimestamp, line: Int, file: String) throws(DeviceLogError) {
+        let jump = time.epochSeconds - previous.epochSeconds
+        guard abs(jump) > maximumClockJump else { return }
+        let days = DisplayText.counted(abs(jump) / Seconds.day, "day")
+        throw DeviceLogError(
+            file: file, line: line, field: "time",
+            message: "\(time.text) is \(days) \(jump > 0 ? "after" : "before") line \(previousLine)'s \(previous.text), more than the \(ScenarioLimits.maximumDays) days a log's clock may jump (a clock set wrong, or a corrupted line?)")
     }
 
     static func parseLine(_ fields: [String], line: Int, file: String) throws(DeviceLogError) -> Line {
