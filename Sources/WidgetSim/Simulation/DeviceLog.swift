@@ -123,8 +123,10 @@ public struct DeviceLog: Sendable {
     }
 
     /// The most a log's clock may move between two lines, either way: a
-    /// year, the longest run widgetsim simulates.
-    public static let maximumClockJump = ScenarioLimits.maximumDays * Seconds.day
+    /// year of 366 days, the longest run a scenario may ask for (a test
+    /// holds the two equal).
+    public static let maximumClockJump = maximumClockJumpDays * Seconds.day
+    static let maximumClockJumpDays = 366
 
     /// Refuses a line whose time is more than `maximumClockJump` from the
     /// line before. A phone's clock may be set back, or the phone be off for
@@ -137,7 +139,7 @@ public struct DeviceLog: Sendable {
         let days = DisplayText.counted(abs(jump) / Seconds.day, "day")
         throw DeviceLogError(
             file: file, line: line, field: "time",
-            message: "\(time.text) is \(days) \(jump > 0 ? "after" : "before") line \(previousLine)'s \(previous.text), more than the \(ScenarioLimits.maximumDays) days a log's clock may jump (a clock set wrong, or a corrupted line?)")
+            message: "\(time.text) is \(days) \(jump > 0 ? "after" : "before") line \(previousLine)'s \(previous.text), more than the \(maximumClockJumpDays) days a log's clock may jump (a clock set wrong, or a corrupted line?)")
     }
 
     static func parseLine(_ fields: [String], line: Int, file: String) throws(DeviceLogError) -> Line {
