@@ -203,6 +203,21 @@ struct RunLimitTests {
         #expect(!Self.refusedAsOneFleetRun(plain))
     }
 
+    /// A refusal gives its size and the limit in GiB to a tenth, or in MiB
+    /// when both would read the same (under a small `ulimit -v`, "about 0.1
+    /// GiB" against "0.1 GiB" gave no reason), never equal when over it.
+    @Test func aRefusalsSizeAndLimitReadApartInMiBWhenTheyWouldReadTheSameInGiB() {
+        let mib = 1_048_576.0, gib = 1_073_741_824.0
+        let apart = RunLimits.sizes(2.3 * gib, limit: 1.5 * gib)
+        #expect(apart.size == "2.3 GiB" && apart.limit == "1.5 GiB")
+        let small = RunLimits.sizes(130 * mib, limit: 97 * mib)
+        #expect(small.size == "130 MiB" && small.limit == "97 MiB")
+        let close = RunLimits.sizes(100.2 * mib, limit: 100 * mib)
+        #expect(close.size == "101 MiB" && close.limit == "100 MiB")
+        let large = RunLimits.sizes(8.04 * gib, limit: 8 * gib)
+        #expect(large.size == "8,233 MiB" && large.limit == "8,192 MiB")
+    }
+
     /// A log-normal scale's mean is e^(σ²/2) times its median, and no more
     /// than e^30, where its draws stop.
     @Test func aScalesMeanIsItsDistributionsMean() {

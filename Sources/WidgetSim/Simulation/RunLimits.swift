@@ -89,16 +89,16 @@ public struct RunLimits: Equatable, Sendable {
         case "fleet", "calibrate": bytes = estimate.timelineBytes(threads: threads)
         default: bytes = 0
         }
-        let limit = gib(Double(memoryLimitBytes))
         let timelines = estimate.timelineBytes(threads: command == "simulate" ? 1 : threads)
+        let (held, limit) = sizes(bytes, limit: Double(memoryLimitBytes))
         if bytes > Double(memoryLimitBytes) && 2 * timelines > bytes {
             let oneDevice = command == "simulate" || threads <= 1
             let devices = oneDevice ? "one device at a time" : "\(DisplayText.counted(threads, "device")) at a time, one a thread"
-            return "the run would hold about \(gib(bytes)) GiB, most of it the timelines its widgets' providers return (\(devices)); the limit on this machine is \(limit) GiB (half the memory it may use, at most 8 GiB). Lower the entries of the longest, \(estimate.timelineSource), or the widgets on a device\(oneDevice ? "" : ", or the threads")"
+            return "the run would hold about \(held), most of it the timelines its widgets' providers return (\(devices)); the limit on this machine is \(limit) (half the memory it may use, at most 8 GiB). Lower the entries of the longest, \(estimate.timelineSource), or the widgets on a device\(oneDevice ? "" : ", or the threads")"
         }
         if bytes > Double(memoryLimitBytes) {
             let kept = command == "compare" ? "views (\(size), \(threads) runs at a time)" : "rows (\(size))"
-            return "the run would keep about \(gib(bytes)) GiB of \(kept); the limit on this machine is \(limit) GiB (half the memory it may use, at most 8 GiB). Lower the devices or days, or the largest source, \(estimate.heaviestSource(byRows: true)); or describe the population as a fleet (widgetsim fleet), which keeps no rows"
+            return "the run would keep about \(held) of \(kept); the limit on this machine is \(limit) (half the memory it may use, at most 8 GiB). Lower the devices or days, or the largest source, \(estimate.heaviestSource(byRows: true)); or describe the population as a fleet (widgetsim fleet), which keeps no rows"
         }
         return nil
     }
@@ -123,6 +123,20 @@ public struct RunLimits: Equatable, Sendable {
 
     /// "1.5": bytes as GiB, to a tenth, as every memory refusal prints them.
     public static func gib(_ bytes: Double) -> String { FixedDecimal.format(bytes / 1_073_741_824, decimals: 1) }
+
+    /// A refusal's size and limit: "2.3 GiB" and "1.5 GiB", or in whole MiB
+    /// when the two would read the same in GiB ("about 0.1 GiB" against a
+    /// limit of "0.1 GiB" under a small `ulimit -v` read as no reason at all).
+    static func sizes(_ bytes: Double, limit: Double) -> (size: String, limit: String) {
+        guard gib(bytes) == gib(limit) else { return (gib(bytes) + " GiB", gib(limit) + " GiB") }
+        // Both within a tenth of a GiB of a limit of at most 8 GiB, so whole
+        // MiB fit an Int; the size rounded up and the limit down, so a size
+        // over the limit never reads as equal to it.
+        func mib(_ bytes: Double, _ rule: FloatingPointRoundingRule) -> String {
+            DisplayText.grouped(Int((bytes / 1_048_576).rounded(rule))) + " MiB"
+        }
+        return (mib(bytes, .up), mib(limit, .down))
+    }
 }
 
 /// A run stopped by `RunLimits` before its end.
