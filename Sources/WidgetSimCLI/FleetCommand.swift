@@ -225,7 +225,7 @@ struct MergeCommand: Command {
         } else if let unnamed {
             // The scenario's name field is not the file name the unsharded run's
             // report went under: guessing could replace another scenario's report.
-            throw .usage("\(unnamed) does not record which report it belongs to (it was written by an older widgetsim); give --out <dir>, such as Reports/<scenario file name>")
+            throw .usage("\(unnamed) does not record which report it belongs to as a plain name (it was written by an older widgetsim, or its 'report' line names a path or is not a name); give --out <dir>, such as Reports/<scenario file name>")
         } else if let otherReport {
             throw .usage("\(files[0]) and \(otherReport.file) belong to different reports ('\(DisplayText.singleLine(merged.reportName ?? ""))' and '\(DisplayText.singleLine(otherReport.name))': their shards ran from scenario files of different names); give --out <dir>")
         } else {
