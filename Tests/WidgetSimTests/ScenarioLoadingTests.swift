@@ -139,6 +139,21 @@ struct ScenarioLoadingTests {
         #expect(settings.entrySpacing == 900)
     }
 
+    /// Each unit at most once, largest first: "1h1h" and "30m1h" read as
+    /// slips, not as 2h and 1h30m (found by a red-team pass). Hours past a
+    /// day, minutes past an hour and so on stay allowed.
+    @Test func aDurationGivesEachUnitOnceLargestFirst() throws {
+        #expect(DurationText.parse("1h30m") == 5_400)
+        #expect(DurationText.parse("2d20h10m5s") == Double(2 * Seconds.day + 20 * Seconds.hour + 10 * Seconds.minute + 5))
+        #expect(DurationText.parse("1d25h") == Double(Seconds.day + 25 * Seconds.hour))
+        #expect(DurationText.parse("90m") == 5_400)
+        #expect(DurationText.parse("1h1h") == nil)
+        #expect(DurationText.parse("30m1h") == nil)
+        #expect(DurationText.parse("5s1m") == nil)
+        let error = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "1h1h"}"#))
+        #expect(error?.description.contains("field 'devices[0].widgets[0].provider.after': \"1h1h\" is not a duration") == true, "\(String(describing: error))")
+    }
+
     @Test func malformedJSONNamesTheLineAndColumn() {
         let text = "{\n  \"name\": \"x\",\n  \"days\": 7,,\n}"
         #expect(Self.error(text) == .malformedJSON(file: "test.json", line: 3, column: 13, reason: "unexpected ','; expected a field name in double quotes"))

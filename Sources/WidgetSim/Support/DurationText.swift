@@ -5,6 +5,9 @@ public enum DurationText {
         var total = 0.0
         var number = ""
         var sawUnit = false
+        // Each unit once, largest first ("1h30m", not "30m1h" or "1h1h",
+        // which read as a slip rather than 2h): the last unit's size.
+        var previousUnit = Double.infinity
         for character in text {
             if character.isNumber || character == "." {
                 number.append(character)
@@ -18,6 +21,8 @@ public enum DurationText {
             case "s": unit = 1
             default: return nil
             }
+            guard unit < previousUnit else { return nil }
+            previousUnit = unit
             // Plain decimal digits only: `Double` alone would also read "5."
             // and ".5", which no report or help text writes.
             guard let value = DecimalDigits.unsignedDecimal(number) else { return nil }
