@@ -154,6 +154,19 @@ struct ScenarioLoadingTests {
         #expect(error?.description.contains("field 'devices[0].widgets[0].provider.after': \"1h1h\" is not a duration") == true, "\(String(describing: error))")
     }
 
+    /// A bare number of seconds is read from its digits: one too small for
+    /// a double is refused rather than taken as 0, and one a double would
+    /// round to a whole second is not whole (found by a red-team pass).
+    @Test func aBareNumberDurationIsReadFromItsDigits() {
+        let tiny = Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": 1e-400}"#))
+        #expect(tiny?.description.contains("1e-400 is too small to tell from 0 seconds") == true, "\(String(describing: tiny))")
+        let almost = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": 1.0000000000000000000000000001}"#))
+        #expect(almost?.description.contains("1.0000000000000000000000000001 s is not a whole number of seconds") == true, "\(String(describing: almost))")
+        #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": 3.6e3}"#)) == nil)
+        #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": 0}"#)) == nil)
+        #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": 0.0e-400}"#)) == nil)
+    }
+
     @Test func malformedJSONNamesTheLineAndColumn() {
         let text = "{\n  \"name\": \"x\",\n  \"days\": 7,,\n}"
         #expect(Self.error(text) == .malformedJSON(file: "test.json", line: 3, column: 13, reason: "unexpected ','; expected a field name in double quotes"))

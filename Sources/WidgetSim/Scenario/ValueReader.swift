@@ -143,6 +143,11 @@ struct ValueReader {
         switch node.value {
         case .number(let literal):
             guard let number = Double(literal), number.isFinite else { throw invalid("\(literal) is not a duration", allowed: allowed) }
+            // A nonzero literal too small for a double ("1e-400") would
+            // otherwise be taken as 0 without a word.
+            if number == 0, literal.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+                throw invalid("\(literal) is too small to tell from 0 seconds", allowed: allowed)
+            }
             value = number
             // "after": 5 reads as 5 seconds, though its author may have thought in minutes. Zero has no unit to mistake.
             if number != 0 { warnings?.warn(self, ValueReader.bareNumberWarning(literal: literal, seconds: number)) }
@@ -197,6 +202,11 @@ struct ValueReader {
     /// A duration in whole seconds.
     func wholeSeconds(minimum: Int = 0, maximum: Int = 366 * Seconds.day, from origin: String? = nil) throws(ScenarioError) -> Int {
         let value = try seconds(minimum: Double(minimum), maximum: Double(maximum), from: origin, whole: true)
+        // Read from the literal's digits, as whole numbers are: a double
+        // rounds 1.0000000000000000000000000001 to 1.
+        if case .number(let literal) = node.value, ValueReader.wholeMagnitude(literal) == nil {
+            throw invalid("\(literal) s is not a whole number of seconds", allowed: "whole seconds; virtual time has one-second resolution")
+        }
         guard value == value.rounded() else {
             throw invalid("\(value) s is not a whole number of seconds", allowed: "whole seconds; virtual time has one-second resolution")
         }
