@@ -9,7 +9,7 @@ import Darwin
 /// limit, `ulimit -u`), `start` returns nil and the caller does the work
 /// itself. Dispatch's `concurrentPerform` instead waited for a thread that
 /// never came, forever, and so did its signal handlers.
-public final class WorkerThread: @unchecked Sendable {
+package final class WorkerThread: @unchecked Sendable {
     private let thread: pthread_t
     private var joined = false
 
@@ -19,7 +19,7 @@ public final class WorkerThread: @unchecked Sendable {
 
     /// Runs `body` on a new thread; nil, with `body` not run, when the
     /// system refuses one.
-    public static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -41,7 +41,7 @@ public final class WorkerThread: @unchecked Sendable {
     }
 
     /// Waits for the thread to end. Call once, from one thread.
-    public func join() {
+    package func join() {
         precondition(!joined, "WorkerThread: joined twice")
         joined = true
         pthread_join(thread, nil)
