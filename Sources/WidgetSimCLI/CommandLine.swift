@@ -1,3 +1,4 @@
+import Foundation
 import WidgetSim
 
 /// The `widgetsim` front end: picks the subcommand, runs it, and turns errors
@@ -33,6 +34,21 @@ public enum WidgetSimCommandLine {
     /// the interruption handlers (so reports are never left half-written),
     /// reads the process's arguments and exits with the command's code.
     public static func main(providers: [SwiftCatalog.Provider] = [], apps: [SwiftCatalog.App] = []) -> Never {
+        // Test hook: a thread started before the handlers, as a package of
+        // your own may start one before calling this (InterruptionTests).
+        if ProcessInfo.processInfo.environment["WIDGETSIM_TEST_THREAD_BEFORE_INSTALL"] != nil {
+            Thread {
+                // Open to the signals whatever the mask it was started
+                // with (a test runner's thread may block them).
+                var signals = sigset_t()
+                sigemptyset(&signals)
+                for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
+                pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+                while true { Thread.sleep(forTimeInterval: 3_600) }
+            }.start()
+            // Until it runs, so that it opens itself before `install` below.
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         Interruption.install()
         let console = StandardConsole()
         var code = run(Array(CommandLine.arguments.dropFirst()), providers: providers, apps: apps, console: console)

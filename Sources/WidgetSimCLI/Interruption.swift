@@ -12,7 +12,7 @@ import WidgetSim
 /// and the message says which. SIGPIPE is ignored, so a closed output pipe
 /// ends nothing half-way.
 public enum Interruption {
-    /// Installs the handlers; call once, before any other thread starts.
+    /// Installs the handlers; call once, before any work.
     ///
     /// The signals are blocked in this thread, so every thread started later
     /// inherits the mask, and one thread of their own waits for them
@@ -20,18 +20,18 @@ public enum Interruption {
     /// files as no C signal handler may. That thread is started here, at
     /// once: a handler that needed a thread only when the signal came (a
     /// Dispatch source did) never ran when the system would start no more
-    /// threads, and the signals were lost. If even this one thread is
-    /// refused, the signals keep their default action: they end the run at
-    /// once, as SIGKILL would, the earlier reports unchanged, and the next
-    /// run removes what this one left in the temporary directory.
+    /// threads, and the signals were lost. A thread started before this call
+    /// (by a package of your own, before `main`) does not block them, and
+    /// the system may give it one: a handler there only passes the signal
+    /// on to the waiting thread (`pthread_kill`, which a handler may call).
+    /// If even the waiting thread is refused, the signals keep their default
+    /// action: they end the run at once, as SIGKILL would, the earlier
+    /// reports unchanged, and the next run removes what this one left in
+    /// the temporary directory.
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
         var signals = interruptionSignals()
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        // Whatever the parent left (a shell starts its background jobs with
-        // SIGINT ignored): an ignored signal may be dropped rather than kept
-        // for `sigwait`, and a run is always interruptible.
-        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
         let waiter = WorkerThread.start {
             var signals = interruptionSignals()
             while true {
@@ -43,9 +43,29 @@ public enum Interruption {
                 }
             }
         }
-        if waiter == nil {
+        guard let waiter else {
+            // Whatever the parent left (a shell starts its background jobs
+            // with SIGINT ignored): a run is always interruptible.
+            for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            return
         }
+        waitingThread = waiter.handle
+        // Set whatever the parent left (a shell starts its background jobs
+        // with SIGINT ignored, and an ignored signal may be dropped rather
+        // than kept for `sigwait`): a run is always interruptible.
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, forwardToWaitingThread) }
+    }
+
+    /// The thread `install` started to wait for the signals; set before any
+    /// handler that reads it is installed, and never again.
+    nonisolated(unsafe) private static var waitingThread: pthread_t?
+
+    /// The handler of a signal delivered to a thread that does not block
+    /// it: it passes the signal to the waiting thread, which blocks it and
+    /// so takes it with `sigwait`.
+    private static let forwardToWaitingThread: @convention(c) (Int32) -> Void = { number in
+        if let thread = Interruption.waitingThread { pthread_kill(thread, number) }
     }
 
     /// SIGINT, SIGTERM and SIGHUP.

@@ -87,4 +87,40 @@ struct InterruptionTests {
         #expect(try Self.snapshot(out) == before)
         #expect(try Self.leftovers(in: directory) == [])
     }
+
+    /// A package of your own may start a thread before it calls `main`;
+    /// that thread does not block the signals, and the system may deliver
+    /// one there. It is passed on to the handler's thread: the run still
+    /// ends cleanly, with its message and its exit status (before, such a
+    /// signal killed the process outright, which a shell also reports as
+    /// 128 + the signal, so the test asks how the process ended).
+    @Test func aSignalDeliveredToAThreadStartedBeforeTheHandlersStillEndsTheRunCleanly() throws {
+        let directory = Paths.temporaryDirectory("early-thread")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("reports")
+        let first = try CommandLineTests.widgetsim(["fleet", "fleet-weather", "--devices", "5", "--days", "1", "--out", out.path, "-q"])
+        #expect(first.status == 0)
+        let before = try Self.snapshot(out)
+        for signal in [SIGINT, SIGTERM] {
+            let process = Process()
+            process.executableURL = Paths.binary
+            process.arguments = ["fleet", "fleet-weather", "--devices", "200000", "--out", out.path, "-q"]
+            process.currentDirectoryURL = Paths.packageRoot
+            process.environment = ProcessInfo.processInfo.environment.merging(["WIDGETSIM_TEST_THREAD_BEFORE_INSTALL": "1"]) { $1 }
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            Thread.sleep(forTimeInterval: 1)
+            #expect(process.isRunning, "the run ended before it could be interrupted")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+            #expect(process.terminationStatus == 128 + signal)
+            #expect(message.contains("interrupted before any report was moved into place; earlier reports are unchanged"), "\(message)")
+            #expect(try Self.snapshot(out) == before)
+            #expect(try Self.leftovers(in: directory) == [])
+        }
+    }
 }

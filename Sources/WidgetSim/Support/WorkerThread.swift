@@ -40,6 +40,9 @@ package final class WorkerThread: @unchecked Sendable {
         return WorkerThread(thread: thread)
     }
 
+    /// The thread, for `pthread_kill`.
+    package var handle: pthread_t { thread }
+
     /// Waits for the thread to end. Call once, from one thread.
     package func join() {
         precondition(!joined, "WorkerThread: joined twice")
