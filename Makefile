@@ -24,6 +24,9 @@
 #   make golden                                       re-record every scenario's committed reports, on purpose
 #   make docs                                         build the DocC catalog and check its links (not part of make test)
 SWIFT ?= swift
+# OUT=<dir> only when given on make's command line: some shells export an
+# OUT of their own, which must not redirect the reports.
+REPORTS_OUT := $(if $(filter command line,$(origin OUT)),$(OUT))
 SCENARIO ?= weather
 # A scenario given as a path (SCENARIO=~/widgets/score.json) writes its
 # reports under its file name (Reports/score/), as one given by name does.
@@ -63,16 +66,16 @@ example:
 	$(SWIFT) build --package-path Tests/ExamplePackage --scratch-path .build-example --product my-widgetsim --disable-build-manifest-caching
 
 simulate: release
-	$(RELEASE_BIN) simulate $(SCENARIO) --out $(or $(OUT),Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT))) $(if $(VARIANT),--variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) simulate $(SCENARIO) --out $(or $(REPORTS_OUT),Reports/$(REPORT_NAME)$(if $(VARIANT),-$(VARIANT))) $(if $(VARIANT),--variant $(VARIANT)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 compare: release
-	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) $(if $(WIDGET),--widget $(WIDGET)) $(if $(OUT),--out $(OUT),$(if $(WIDGET),,--out Reports/$(REPORT_NAME))) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) compare $(SCENARIO) --runs $(RUNS) $(if $(WIDGET),--widget $(WIDGET)) $(if $(REPORTS_OUT),--out $(REPORTS_OUT),$(if $(WIDGET),,--out Reports/$(REPORT_NAME))) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 sensitivity: release
-	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out $(or $(OUT),Reports/$(REPORT_NAME)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) sensitivity $(SCENARIO) --runs $(SENSITIVITY_RUNS) --trajectories $(TRAJECTORIES) --out $(or $(REPORTS_OUT),Reports/$(REPORT_NAME)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 fleet: release
-	$(RELEASE_BIN) fleet $(SCENARIO) --out $(or $(OUT),Reports/$(REPORT_NAME)) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
+	$(RELEASE_BIN) fleet $(SCENARIO) --out $(or $(REPORTS_OUT),Reports/$(REPORT_NAME)) $(if $(DEVICES),--devices $(DEVICES)) $(if $(SEED),--seed $(SEED)) $(if $(DAYS),--days $(DAYS))
 
 # The sharded run as a batch engine would do it, with local processes: each
 # shard writes a partial result, then `merge` writes the report.
@@ -81,7 +84,7 @@ fleet-sharded: release
 	rm -rf .shards/$(REPORT_NAME) && mkdir -p .shards/$(REPORT_NAME)
 	seq 1 $(SHARDS) | xargs -P $(SHARDS) -I{} $(RELEASE_BIN) fleet $(SCENARIO) --threads 1 -q \
 		--shard {}/$(SHARDS) --partial .shards/$(REPORT_NAME)/part-{}.txt $(if $(DEVICES),--devices $(DEVICES))
-	$(RELEASE_BIN) merge .shards/$(REPORT_NAME)/part-*.txt --out $(or $(OUT),Reports/$(REPORT_NAME))
+	$(RELEASE_BIN) merge .shards/$(REPORT_NAME)/part-*.txt --out $(or $(REPORTS_OUT),Reports/$(REPORT_NAME))
 
 # Speed and memory; never part of `make test` (these machines are shared and noisy).
 # The input benchmarks time the release widgetsim binary, so both are built.

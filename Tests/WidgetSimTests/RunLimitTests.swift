@@ -170,17 +170,23 @@ struct RunLimitTests {
         #expect(Self.refusedAsOneFleetRun(ruled))
     }
 
-    /// A failed fetch asks again after `retryAfterFailure` whatever the
-    /// policy: the estimate's interval mixes it in by the failure rate.
-    @Test func failuresRetriedSoonerThanThePolicyCountInTheEstimate() throws {
-        let always = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 1, "retryAfterFailure": "1s" }"#))
-        #expect(Self.calls(always) == Double(Seconds.day))
-        #expect(Self.refusedAsOneFleetRun(always))
-        let half = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 0.5, "retryAfterFailure": "10m" }"#))
-        // A mean interval of (30m + 10m) / 2 = 20m: 72 calls a day.
-        #expect(Self.calls(half) == 72)
-        let slower = RunEstimate(try Self.unlimitedFleet(provider: #"{ "policy": "after", "after": "30m", "failureRate": 0.5, "retryAfterFailure": "2h" }"#))
-        #expect(Self.calls(slower) == 48)
+    /// A failed fetch asks again after `retryAfterFailure` whatever started
+    /// it, and so does a failed retry: each call brings a chain of f / (1 − f)
+    /// retries on average, at most one a `retryAfterFailure`.
+    @Test func failedFetchesRetriesCountInTheEstimate() throws {
+        func calls(_ failureRate: String, retry: String) throws -> Double {
+            Self.calls(RunEstimate(try Self.unlimitedFleet(
+                provider: #"{ "policy": "after", "after": "30m", "failureRate": \#(failureRate), "retryAfterFailure": "\#(retry)" }"#)))
+        }
+        // 48 calls a day by the policy, and their retries:
+        #expect(try calls("0", retry: "1s") == 48)
+        #expect(try calls("0.5", retry: "10m") == 48 + 48)
+        #expect(abs(try calls("0.999", retry: "1s") - (48 + 48 * 999)) < 1e-6)
+        // At most one retry a retryAfterFailure, and always so when every fetch fails.
+        #expect(try calls("0.999", retry: "1m") == 48 + 1_440)
+        #expect(try calls("1", retry: "1s") == 48 + Double(Seconds.day))
+        #expect(Self.refusedAsOneFleetRun(RunEstimate(try Self.unlimitedFleet(
+            provider: #"{ "policy": "after", "after": "30m", "failureRate": 1, "retryAfterFailure": "1s" }"#))))
     }
 
     /// Each fleet moment that can hit a device counts as its action and a

@@ -345,7 +345,8 @@ public struct RunEstimate: Equatable, Sendable {
             let budgetedCap = budgetedCallsCap(scheduler, provider: widget.provider)
             let budgeted = min(budgetedCap, policyCalls + budgetedRequests[index])
             let repeats = Double(scheduler.extraTimelineCalls.upperBound)
-            let calls = (freeRequests[index] + budgeted) * (1 + repeats)
+            let firstCalls = (freeRequests[index] + budgeted) * (1 + repeats)
+            let calls = firstCalls + failureRetries(calls: firstCalls, provider: widget.provider)
             // A call's due event, start and completion, and one row; and the
             // entries it builds, which a long timeline makes the larger part.
             var entries = 0.0
@@ -360,18 +361,25 @@ public struct RunEstimate: Equatable, Sendable {
     /// for a Swift provider (its policy is its own code).
     ///
     /// The shortest of the policy's and every schedule rule's, as if the
-    /// shortest applied all day; and a failed fetch asks again after
-    /// `retryAfterFailure` whatever the policy, so with failures the mean
-    /// interval mixes the two by the failure rate.
+    /// shortest applied all day (failed fetches' retries are counted apart,
+    /// `failureRetries`).
     static func policyInterval(_ provider: ProviderSetup) -> Int {
         guard case .configured(let settings) = provider else { return 1 }
         var shortest = answerInterval(PolicyRule.Answer(settings.policy), settings)
         for rule in settings.schedule { shortest = min(shortest, answerInterval(rule.answer, settings)) }
+        return shortest
+    }
+
+    /// The calls a day that retry failed fetches, given the day's other
+    /// `calls`: a failed fetch asks again after `retryAfterFailure` whatever
+    /// started it, and so does a failed retry, a chain of f / (1 − f) calls
+    /// on average at a failure rate f; at most one call a `retryAfterFailure`.
+    static func failureRetries(calls: Double, provider: ProviderSetup) -> Double {
+        guard case .configured(let settings) = provider else { return 0 }
         let failures = settings.network.failureRate
-        guard failures > 0 else { return shortest }
-        let retry = Double(max(1, settings.retryAfterFailure))
-        let mean = (1 - failures) * Double(shortest) + failures * retry
-        return max(1, Int(min(mean, Double(shortest))))
+        guard failures > 0 else { return 0 }
+        let most = Double(Seconds.day) / Double(max(1, settings.retryAfterFailure))
+        return failures >= 1 ? most : min(most, calls * failures / (1 - failures))
     }
 
     /// The seconds until the reload `answer` asks for, at the fewest.

@@ -3,8 +3,8 @@ import Foundation
 /// Runs independent jobs on several threads and returns their results in job
 /// order, so the output never depends on which thread finished first.
 enum ParallelMap {
-    /// `work(0) ... work(count - 1)` on up to `threads` threads, the calling
-    /// thread one of them. `progress` is called (serially) after each job
+    /// `work(0) ... work(count - 1)` on up to `threads` threads (and no more
+    /// than the machine's cores), the calling thread one of them. `progress` is called (serially) after each job
     /// with the number done.
     ///
     /// Worker `w` takes jobs `w`, `w + workers`, ... A worker whose thread
@@ -17,7 +17,9 @@ enum ParallelMap {
         _ work: @escaping @Sendable (Int) -> Result
     ) -> [Result] {
         let box = ResultBox<Result>(count: count)
-        let workers = max(1, min(threads, count))
+        // No more threads than cores, as Dispatch ran them: `--threads 256`
+        // asks for the work to be split so, not for 256 threads' memory.
+        let workers = max(1, min(threads, count, ProcessInfo.processInfo.activeProcessorCount))
         let share: @Sendable (Int) -> Void = { worker in
             var job = worker
             while job < count {
