@@ -71,13 +71,19 @@ struct InterruptionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 
-    @Test func interruptedWhileSimulatingTheOldReportIsIntact() throws {
-        let directory = Paths.temporaryDirectory("running")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A directory holding a small fleet report under `reports`, and that
+    /// report's files, for a longer run to be interrupted into.
+    static func fleetReports(_ label: String) throws -> (directory: URL, out: URL, before: [String: Data]) {
+        let directory = Paths.temporaryDirectory(label)
         let out = directory.appendingPathComponent("reports")
         let first = try CommandLineTests.widgetsim(["fleet", "fleet-weather", "--devices", "5", "--days", "1", "--out", out.path, "-q"])
         #expect(first.status == 0)
-        let before = try Self.snapshot(out)
+        return (directory, out, try Self.snapshot(out))
+    }
+
+    @Test func interruptedWhileSimulatingTheOldReportIsIntact() throws {
+        let (directory, out, before) = try Self.fleetReports("running")
+        defer { try? FileManager.default.removeItem(at: directory) }
         // A run long enough to be caught mid-simulation.
         let started = Date()
         let status = try Self.interrupt(["fleet", "fleet-weather", "--devices", "200000", "--out", out.path, "-q"], signal: SIGTERM) {
@@ -95,12 +101,8 @@ struct InterruptionTests {
     /// signal killed the process outright, which a shell also reports as
     /// 128 + the signal, so the test asks how the process ended).
     @Test func aSignalDeliveredToAThreadStartedBeforeTheHandlersStillEndsTheRunCleanly() throws {
-        let directory = Paths.temporaryDirectory("early-thread")
+        let (directory, out, before) = try Self.fleetReports("early-thread")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("reports")
-        let first = try CommandLineTests.widgetsim(["fleet", "fleet-weather", "--devices", "5", "--days", "1", "--out", out.path, "-q"])
-        #expect(first.status == 0)
-        let before = try Self.snapshot(out)
         for signal in [SIGINT, SIGTERM] {
             let process = Process()
             process.executableURL = Paths.binary
