@@ -40,9 +40,7 @@ public enum WidgetSimCommandLine {
             Thread {
                 // Open to the signals whatever the mask it was started
                 // with (a test runner's thread may block them).
-                var signals = sigset_t()
-                sigemptyset(&signals)
-                for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
+                var signals = Interruption.interruptionSignals()
                 pthread_sigmask(SIG_UNBLOCK, &signals, nil)
                 while true { Thread.sleep(forTimeInterval: 3_600) }
             }.start()

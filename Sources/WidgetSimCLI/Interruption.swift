@@ -46,7 +46,7 @@ public enum Interruption {
         guard let waiter else {
             // Whatever the parent left (a shell starts its background jobs
             // with SIGINT ignored): a run is always interruptible.
-            for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+            for number in handled { signal(number, SIG_DFL) }
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
             return
         }
@@ -54,7 +54,7 @@ public enum Interruption {
         // Set whatever the parent left (a shell starts its background jobs
         // with SIGINT ignored, and an ignored signal may be dropped rather
         // than kept for `sigwait`): a run is always interruptible.
-        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, forwardToWaitingThread) }
+        for number in handled { signal(number, forwardToWaitingThread) }
     }
 
     /// The thread `install` started to wait for the signals; set before any
@@ -68,11 +68,14 @@ public enum Interruption {
         if let thread = Interruption.waitingThread { pthread_kill(thread, number) }
     }
 
-    /// SIGINT, SIGTERM and SIGHUP.
-    private static func interruptionSignals() -> sigset_t {
+    /// The signals that end a run cleanly.
+    static let handled = [SIGINT, SIGTERM, SIGHUP]
+
+    /// `handled` as a signal set.
+    static func interruptionSignals() -> sigset_t {
         var signals = sigset_t()
         sigemptyset(&signals)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
+        for number in handled { sigaddset(&signals, number) }
         return signals
     }
 

@@ -142,9 +142,7 @@ public struct RunEstimate: Equatable, Sendable {
                 // sent and delivered) and a request and a call for each.
                 let repeats = Double(setup.scheduler.extraTimelineCalls.upperBound)
                 let perMoment = fleet.template.widgets.reduce(2.0) { total, widget in
-                    var entries = 0.0
-                    if case .configured(let settings) = widget.provider { entries = Double(RunEstimate.timelineEntries(settings)) }
-                    return total + 1 + (3 + entries * RunEstimate.eventsPerTimelineEntry) * (1 + repeats)
+                    total + 1 + RunEstimate.eventsPerCall(widget.provider) * (1 + repeats)
                 }
                 sources.append(Source(field: "fleet.moments (\(moments))", eventsPerDay: Double(moments) * perMoment / total, rowsPerDay: 0))
             }
@@ -347,14 +345,17 @@ public struct RunEstimate: Equatable, Sendable {
             let repeats = Double(scheduler.extraTimelineCalls.upperBound)
             let firstCalls = (freeRequests[index] + budgeted) * (1 + repeats)
             let calls = firstCalls + failureRetries(calls: firstCalls, provider: widget.provider)
-            // A call's due event, start and completion, and one row; and the
-            // entries it builds, which a long timeline makes the larger part.
-            var entries = 0.0
-            if case .configured(let settings) = widget.provider { entries = Double(timelineEntries(settings)) }
-            add("\(field).provider", events: calls * (3 + entries * eventsPerTimelineEntry), rows: calls)
+            add("\(field).provider", events: calls * eventsPerCall(widget.provider), rows: calls)
             add("\(field).requests", events: freeRequests[index])
         }
         return sources
+    }
+
+    /// A call's events: its due event, start and completion (and one row);
+    /// and the entries it builds, which a long timeline makes the larger part.
+    static func eventsPerCall(_ provider: ProviderSetup) -> Double {
+        guard case .configured(let settings) = provider else { return 3 }
+        return 3 + Double(timelineEntries(settings)) * eventsPerTimelineEntry
     }
 
     /// The fewest seconds between a configured provider's policy reloads; 1
