@@ -30,6 +30,10 @@ public enum Interruption {
     /// the temporary directory.
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
+        // `nohup` starts a command with SIGHUP ignored so that it outlives
+        // its terminal: that request is kept, and only the other signals
+        // are taken.
+        if isIgnored(SIGHUP) { handled.removeAll { $0 == SIGHUP } }
         var signals = interruptionSignals()
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let waiter = WorkerThread.start {
@@ -53,7 +57,8 @@ public enum Interruption {
         waitingThread = waiter.handle
         // Set whatever the parent left (a shell starts its background jobs
         // with SIGINT ignored, and an ignored signal may be dropped rather
-        // than kept for `sigwait`): a run is always interruptible.
+        // than kept for `sigwait`): a run is always interruptible, by the
+        // signals it handles (not SIGHUP under `nohup`, above).
         for number in handled { signal(number, forwardToWaitingThread) }
     }
 
@@ -68,8 +73,23 @@ public enum Interruption {
         if let thread = Interruption.waitingThread { pthread_kill(thread, number) }
     }
 
-    /// The signals that end a run cleanly.
-    static let handled = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals that end a run cleanly: SIGHUP left out by `install`
+    /// when the run was started with it ignored (`nohup`). Set before any
+    /// other thread starts, and never again.
+    nonisolated(unsafe) static private(set) var handled = [SIGINT, SIGTERM, SIGHUP]
+
+    /// True when the process was started with `number` ignored.
+    static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        #if canImport(Glibc)
+        let handler = current.__sigaction_handler.sa_handler
+        #else
+        let handler = current.__sigaction_u.__sa_handler
+        #endif
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
 
     /// `handled` as a signal set.
     static func interruptionSignals() -> sigset_t {

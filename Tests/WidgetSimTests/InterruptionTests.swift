@@ -125,4 +125,34 @@ struct InterruptionTests {
             #expect(try Self.leftovers(in: directory) == [])
         }
     }
+
+    /// `nohup` starts a command with SIGHUP ignored, so that it outlives the
+    /// terminal it was started from: the run keeps that, and a hang-up
+    /// neither ends it nor costs it its reports (before, every run took
+    /// SIGHUP and ended with exit 129).
+    @Test func aRunStartedWithHangUpIgnoredAsByNohupOutlivesAHangUp() throws {
+        let (directory, out, before) = try Self.fleetReports("nohup")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        // `trap '' HUP` is what `nohup` does, and `exec` keeps it for widgetsim.
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' HUP; exec \"$0\" \"$@\"", Paths.binary.path,
+                             "fleet", "fleet-weather", "--devices", "1000", "--days", "1", "--out", out.path, "-q"]
+        process.currentDirectoryURL = Paths.packageRoot
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning, "the run ended before the hang-up")
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus): \(message)")
+        #expect(message == "")
+        let after = try Self.snapshot(out)
+        #expect(after.keys.sorted() == before.keys.sorted())
+        #expect(after != before, "the reports are the new run's")
+        #expect(try Self.leftovers(in: directory) == [])
+    }
 }
