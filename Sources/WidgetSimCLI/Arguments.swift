@@ -95,6 +95,19 @@ struct ParsedArguments {
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// A path option that widgetsim writes to (a report directory, a partial
+    /// result, a device log). Refused when empty, and when '-': the tools
+    /// that read '-' as standard output taught users to try it, and a
+    /// directory or file named '-' made in its place would surprise them.
+    func outputPath(_ name: String, of kind: String) throws(CommandError) -> String? {
+        guard let text = value(name) else { return nil }
+        guard !text.isEmpty else { throw .usage("option '--\(name)' needs a \(kind)") }
+        guard text != "-" else {
+            throw .usage("option '--\(name)' takes a \(kind), and widgetsim writes none to standard output ('-'); for a \(kind) named '-', give ./-")
+        }
+        return text
+    }
+
     /// An integer option within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int? {
         guard let text = value(name) else { return nil }

@@ -93,8 +93,7 @@ struct CalibrateCommand: Command {
             guard !fields.isEmpty else { throw .usage("option '--only' needs at least one of: \(known.joined(separator: ", "))") }
             options.knobs = fields
         }
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)\(variant.map { "-\($0)" } ?? "")-calibrated"
-        guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
+        outputDirectory = try arguments.outputPath("out", of: "directory") ?? "Reports/\(scenario.baseName)\(variant.map { "-\($0)" } ?? "")-calibrated"
         parameters = arguments.value("parameters")
         quiet = arguments.has("quiet")
     }

@@ -88,7 +88,7 @@ struct CompareCommand: Command {
         widget = arguments.value("widget")
         if widget?.isEmpty == true { throw .usage("option '--widget' needs a widget id") }
         // One widget's comparison goes beside the pooled one (see `run`), never over it.
-        givenDirectory = arguments.value("out")
+        givenDirectory = try arguments.outputPath("out", of: "directory")
         outputDirectory = givenDirectory ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
         parameters = arguments.value("parameters")

@@ -57,13 +57,13 @@ struct FleetCommand: Command {
                 throw .usage("'--shard' needs '--partial <file>': a shard's result is merged later with 'widgetsim merge'")
             }
         }
-        partial = arguments.value("partial")
+        partial = try arguments.outputPath("partial", of: "file")
         if partial != nil && arguments.value("out") != nil {
             // A partial result is written instead of a report: the report comes from merging the partials.
             throw .usage("'--out' and '--partial' cannot be combined: with '--partial' no report is written; give '--out' to 'widgetsim merge <partial>...', which writes the report")
         }
         parameters = arguments.value("parameters")
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        outputDirectory = try arguments.outputPath("out", of: "directory") ?? "Reports/\(scenario.baseName)"
         quiet = arguments.has("quiet")
     }
 
@@ -182,7 +182,7 @@ struct MergeCommand: Command {
     init(_ arguments: ParsedArguments, catalog _: SwiftCatalog) throws(CommandError) {
         guard !arguments.positionals.isEmpty else { throw .usage("missing <partial> files") }
         files = arguments.positionals
-        outputDirectory = arguments.value("out")
+        outputDirectory = try arguments.outputPath("out", of: "directory")
         quiet = arguments.has("quiet")
     }
 

@@ -55,7 +55,7 @@ struct SensitivityCommand: Command {
         seed = try arguments.seed("seed")
         days = try arguments.integer("days", in: 1...ScenarioLimits.maximumDays)
         threads = try arguments.integer("threads", in: 1...256)
-        outputDirectory = arguments.value("out") ?? "Reports/\(scenario.baseName)"
+        outputDirectory = try arguments.outputPath("out", of: "directory") ?? "Reports/\(scenario.baseName)"
         parameters = arguments.value("parameters")
         quiet = arguments.has("quiet")
     }

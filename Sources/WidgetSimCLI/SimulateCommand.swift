@@ -54,12 +54,11 @@ struct SimulateCommand: Command {
         if variant?.isEmpty == true { throw .usage("option '--variant' needs a variant name") }
         // A variant's reports must not replace the base's in the scenario's own directory.
         let baseName = scenario.baseName
-        outputDirectory = arguments.value("out") ?? variant.map { "Reports/\(baseName)-\($0)" } ?? "Reports/\(baseName)"
-        guard !outputDirectory.isEmpty else { throw .usage("option '--out' needs a directory") }
+        outputDirectory = try arguments.outputPath("out", of: "directory") ?? variant.map { "Reports/\(baseName)-\($0)" } ?? "Reports/\(baseName)"
         quiet = arguments.has("quiet")
         trace = arguments.has("trace")
         parameters = arguments.value("parameters")
-        deviceLog = arguments.value("device-log")
+        deviceLog = try arguments.outputPath("device-log", of: "file")
         deviceID = arguments.value("device")
         if deviceLog?.isEmpty == true { throw .usage("option '--device-log' needs a file") }
         if deviceID != nil && deviceLog == nil { throw .usage("option '--device' chooses whose --device-log to write; give --device-log <file> too") }

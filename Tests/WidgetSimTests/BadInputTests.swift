@@ -159,6 +159,8 @@ struct BadInputTests {
              files: ["mine/notes.txt": Array("mine".utf8)]),
         Case(name: "current directory as output", scenario: scenario(), arguments: simulate + ["--out", "."], code: 73,
              message: ".: cannot create the report directory: it is the current directory, or holds it: the new reports replace the report directory whole, which would leave you in a deleted directory; give a directory below it, such as Reports/<name>"),
+        Case(name: "standard output as output", scenario: scenario(), arguments: simulate + ["--out", "-"], code: 64,
+             message: "option '--out' takes a directory, and widgetsim writes none to standard output ('-'); for a directory named '-', give ./-"),
         Case(name: "unknown option", scenario: scenario(), arguments: simulate + ["--sede", "3"], code: 64, 
              message: "unknown option '--sede' for 'simulate'; did you mean '--seed'?"),
         Case(name: "unknown subcommand", scenario: nil, arguments: ["simulat", "bad.json"], code: 64, 

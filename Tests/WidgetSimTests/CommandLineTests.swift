@@ -297,6 +297,38 @@ struct CommandLineTests {
         #expect(result.errors.contains("option '--widget' given twice ('headlines', then 'ticker'); it takes one value"), "\(result.errors)")
     }
 
+    /// Every option naming where widgetsim writes refuses '-' (which other
+    /// tools read as standard output, and which made a directory or file
+    /// named '-') and an empty path, with a usage error that names the
+    /// option, before anything is written.
+    @Test func anOutputPathOfDashOrNothingIsRefusedNamingTheOption() throws {
+        let directory = Paths.temporaryDirectory("dash-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenarios = ["--scenarios", Paths.packageRoot.appendingPathComponent("Scenarios").path]
+        let commands: [(arguments: [String], option: String, kind: String)] = [
+            (["simulate", "weather"], "out", "directory"),
+            (["simulate", "weather", "--device-log"], "device-log", "file"),
+            (["compare", "weather"], "out", "directory"),
+            (["sensitivity", "weather"], "out", "directory"),
+            (["fleet", "fleet-weather"], "out", "directory"),
+            (["fleet", "fleet-weather", "--partial"], "partial", "file"),
+            (["calibrate", "log.csv", "--scenario", "weather"], "out", "directory"),
+            (["merge", "part.txt"], "out", "directory"),
+        ]
+        for command in commands {
+            for path in ["-", ""] {
+                let option = command.arguments.last == "--\(command.option)" ? [] : ["--\(command.option)"]
+                let result = try Self.widgetsim(command.arguments + option + [path] + (command.arguments[0] == "merge" ? [] : scenarios), in: directory)
+                #expect(result.status == 64, "\(command.arguments) '\(path)': \(result.errors)")
+                let expected = path == "-"
+                    ? "option '--\(command.option)' takes a \(command.kind), and widgetsim writes none to standard output ('-'); for a \(command.kind) named '-', give ./-"
+                    : "option '--\(command.option)' needs a \(command.kind)"
+                #expect(result.errors.contains(expected), "\(command.arguments) '\(path)': \(result.errors)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+
     /// `fleet --partial` writes a partial result instead of a report, so
     /// '--out' with it is refused (64) rather than ignored: the report's
     /// directory is given to 'widgetsim merge'.
