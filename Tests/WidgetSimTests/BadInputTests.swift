@@ -232,6 +232,8 @@ struct BadInputTests {
              message: "bad.json:5:30: field 'devices[0].apps': the list is empty; allowed: at least one app, or leave \"apps\" out for one default app"),
         Case(name: "scenario in UTF-16", scenario: nil, arguments: simulate, code: 65, message: "bad.json: the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8",
              files: ["bad.json": [0xFF, 0xFE] + Array(#"{"name":"bad"}"#.utf8).flatMap { [$0, 0] }]),
+        Case(name: "scenario in UTF-32", scenario: nil, arguments: simulate, code: 65, message: "bad.json: the file is UTF-32 text (it starts with a UTF-32 byte-order mark); save it as UTF-8",
+             files: ["bad.json": [0xFF, 0xFE, 0, 0] + Array(#"{"name":"bad"}"#.utf8).flatMap { [$0, 0, 0, 0] }]),
         Case(name: "scenario that is a named pipe", scenario: nil, arguments: simulate, code: 66, message: "bad.json: cannot read the file: it is a named pipe (FIFO), not a regular file", fifo: "bad.json"),
         Case(name: "scenario file too large", scenario: nil, arguments: simulate, code: 65, message: "bad.json: larger than 16 MiB, the most a scenario file may be",
              files: ["bad.json": Array(repeating: UInt8(ascii: " "), count: 16 * 1_048_576 + 1)]),

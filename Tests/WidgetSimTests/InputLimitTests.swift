@@ -79,6 +79,14 @@ struct InputLimitTests {
         #expect(InputFile.encodingProblem(Array("{\"name\": \"é\"}".utf8)) == nil)
     }
 
+    /// UTF-32's little-endian byte-order mark begins with UTF-16's, and its
+    /// text with zero bytes: it is named as UTF-32, either byte order.
+    @Test func utf32TextIsNamedAsSuchNotAsUTF16() {
+        #expect(InputFile.encodingProblem([0xFF, 0xFE, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00])?.contains("is UTF-32 text") == true)
+        #expect(InputFile.encodingProblem([0x00, 0x00, 0xFE, 0xFF, 0x00, 0x00, 0x00, 0x7B])?.contains("is UTF-32 text") == true)
+        #expect(InputFile.encodingProblem([0xFF, 0xFE, 0x7B, 0x00, 0x00, 0x00])?.contains("is UTF-16 text") == true)
+    }
+
     // MARK: Numbers
 
     @Test func digitsAreReadStrictly() {

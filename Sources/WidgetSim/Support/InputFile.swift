@@ -76,8 +76,9 @@ public enum InputFile {
         _ = fcntl(descriptor, F_SETFL, 0)
         // Plainly not text (UTF-16, or a sparse file of zeros): refused from
         // its first bytes, before its whole size is allocated and read.
-        var head = [UInt8](repeating: 0, count: 2)
-        if pread(descriptor, &head, 2, 0) == 2, let problem = leadingEncodingProblem(head) {
+        var head = [UInt8](repeating: 0, count: 4)
+        let headCount = pread(descriptor, &head, 4, 0)
+        if headCount >= 2, let problem = leadingEncodingProblem(Array(head.prefix(headCount))) {
             throw .notUTF8(path: path, reason: problem)
         }
         var bytes = [UInt8](repeating: 0, count: min(limit, Int(status.st_size)) + 1)
@@ -116,14 +117,19 @@ public enum InputFile {
         return nil
     }
 
-    /// What the first two bytes alone show to be wrong: a UTF-16 byte-order
-    /// mark, or a zero byte, which UTF-16 text (and no UTF-8 text) starts with.
+    /// What the first bytes alone show to be wrong: a UTF-32 or UTF-16
+    /// byte-order mark (UTF-32's little-endian one starts as UTF-16's does,
+    /// so it is asked first), or a zero byte in the first two, which UTF-16
+    /// and UTF-32 text (and no UTF-8 text) starts with.
     static func leadingEncodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+            return "the file is UTF-32 text (it starts with a UTF-32 byte-order mark); save it as UTF-8"
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"
         }
         if bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0) {
-            return "the file holds zero bytes, as UTF-16 text does; save it as UTF-8"
+            return "the file holds zero bytes, as UTF-16 and UTF-32 text do; save it as UTF-8"
         }
         return nil
     }
