@@ -27,6 +27,41 @@ struct ScenarioWarningTests {
         #expect(try Self.warnings(fleet(#"{ "daily": "07:30", "action": "push", "app": "a" }"#)).isEmpty)
     }
 
+    static func fleet(wake: String, sleep: String) -> String {
+        """
+        { "name": "f", "fleet": { "devices": 10,
+            "wake": \(wake),
+            "sleep": \(sleep),
+            "device": {
+            "pages": [ { "name": "home", "viewsPerDay": 10 } ], "apps": [ { "id": "a" } ],
+            "widgets": [ { "id": "w", "page": "home", "app": "a", "provider": { "policy": "atEnd" } } ] } } }
+        """
+    }
+
+    /// A fleet's clock range may cross midnight, as sleep does ("22:00" to
+    /// "00:30"); one that crosses it and spans more than half the day is more
+    /// likely from and to written the wrong way round, and is warned of.
+    @Test func aFleetClockRangeCrossingMidnightOverHalfTheDayIsWarnedOfAsSwapped() throws {
+        let swapped = try Self.warnings(Self.fleet(wake: #"{ "from": "08:30", "to": "06:00" }"#, sleep: #"{ "from": "22:00", "to": "23:00" }"#))
+        // (Such a wake range also holds every sleep time but 06:00 to 08:30, which the next rule warns of.)
+        #expect(swapped.first == "w.json:2:13: field 'fleet.wake': from 08:30 to 06:00 crosses midnight, so each device draws a time from 21h30m of the day; if the range is 06:00 to 08:30, swap from and to", "\(swapped)")
+        #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "06:00", "to": "08:30" }"#, sleep: #"{ "from": "22:00", "to": "00:30" }"#)).isEmpty)
+        #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "07:00", "to": "07:00" }"#, sleep: #"{ "from": "12:00", "to": "00:00" }"#)).isEmpty)
+    }
+
+    /// A device's sleep comes after its wake, a day later when the draw puts
+    /// it at or before the wake: wake and sleep ranges that share a clock
+    /// time give some devices almost 24 waking hours, and are warned of.
+    @Test func fleetWakeAndSleepRangesThatShareAClockTimeAreWarnedOf() throws {
+        let overlapping = try Self.warnings(Self.fleet(wake: #"{ "from": "06:00", "to": "08:30" }"#, sleep: #"{ "from": "07:00", "to": "09:00" }"#))
+        #expect(overlapping == [
+            "w.json:3:14: field 'fleet.sleep': it shares clock times with the wake range: a device that draws a sleep at or before its wake goes to sleep the next day, awake almost 24 hours",
+        ])
+        // Across midnight on either side, the ranges are compared as clock times.
+        #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "00:10", "to": "01:00" }"#, sleep: #"{ "from": "23:00", "to": "00:30" }"#)).count == 1)
+        #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "06:00", "to": "08:30" }"#, sleep: #"{ "from": "22:00", "to": "05:59" }"#)).isEmpty)
+    }
+
     /// F13: WidgetKit keeps reloads at least the minimum spacing apart, so an
     /// `after` interval below it cannot be honoured.
     @Test func anAfterShorterThanTheMinimumSpacingWarnsWhatWidgetKitWillDo() throws {

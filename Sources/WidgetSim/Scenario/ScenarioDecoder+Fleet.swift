@@ -44,7 +44,12 @@ extension ScenarioDecoder {
             try ScenarioDecoder.requirePositiveWeight(variation.utcOffsets.map(\.weight), zones)
         }
         if let wake = object.optional("wake") { variation.wake = try decodeClockRange(wake) }
-        if let sleep = object.optional("sleep") { variation.sleep = try decodeClockRange(sleep) }
+        if let sleep = object.optional("sleep") {
+            variation.sleep = try decodeClockRange(sleep)
+            if let wake = variation.wake, let range = variation.sleep, Self.clockRangesMeet(wake, range) {
+                warnings?.warn(sleep, "it shares clock times with the wake range: a device that draws a sleep at or before its wake goes to sleep the next day, awake almost 24 hours")
+            }
+        }
         if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
         if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
         if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day, from: "the start of the run") }
@@ -119,8 +124,30 @@ extension ScenarioDecoder {
         try object.rejectUnknownFields(["from", "to"])
         let from = try object.required("from").clockTime()
         var to = try object.required("to").clockTime()
-        if to < from { to += Seconds.day }
+        if to < from {
+            to += Seconds.day
+            // A range across midnight is meant for sleep ("22:00" to "00:30");
+            // one longer than half a day is more likely from and to swapped.
+            if to - from > Seconds.day / 2 {
+                warnings?.warn(value, "from \(Self.clockText(from)) to \(Self.clockText(to % Seconds.day)) crosses midnight, so each device draws a time from \(DurationText.format(Double(to - from))) of the day; if the range is \(Self.clockText(to % Seconds.day)) to \(Self.clockText(from)), swap from and to")
+            }
+        }
         return from...to
+    }
+
+    /// A second of the day as "HH:MM" (or "HH:MM:SS"), as scenarios write it.
+    static func clockText(_ second: Int) -> String {
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        let clock = "\(two(second / Seconds.hour)):\(two(second / Seconds.minute % 60))"
+        return second % 60 == 0 ? clock : clock + ":\(two(second % 60))"
+    }
+
+    /// True when two clock ranges (each `from...to`, `to` past a day when
+    /// it crosses midnight) hold a common time of day.
+    static func clockRangesMeet(_ first: ClosedRange<Int>, _ second: ClosedRange<Int>) -> Bool {
+        [-Seconds.day, 0, Seconds.day].contains { shift in
+            first.lowerBound <= second.upperBound + shift && second.lowerBound + shift <= first.upperBound
+        }
     }
 
     /// The elements of a list that must not be empty: leaving the field out
