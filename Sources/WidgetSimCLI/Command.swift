@@ -109,12 +109,24 @@ struct ScenarioReference {
         try loadDocument(parameters: parameters, warningsTo: console).base
     }
 
+    /// The most warnings a run prints before it only counts the rest: a
+    /// scenario of ten thousand widgets with one mistake each would
+    /// otherwise bury the run's own output. `validate` prints them all.
+    static let warningsShown = 20
+
     /// The scenario with its variants, and `parameters` (a parameters file's
     /// path) merged into its scheduler. Its warnings go to `console`'s
-    /// standard error, prefixed "warning: " (none when it is nil, as with --quiet).
-    func loadDocument(parameters: String? = nil, warningsTo console: Console? = nil) throws(CommandError) -> ScenarioDocument {
+    /// standard error, prefixed "warning: " (none when it is nil, as with
+    /// --quiet), at most `limit` of them, then a line that counts the rest.
+    func loadDocument(
+        parameters: String? = nil, warningsTo console: Console? = nil, limit: Int = Self.warningsShown
+    ) throws(CommandError) -> ScenarioDocument {
         let document = try loadDocumentQuietly(parameters: parameters)
-        for warning in document.warnings { console?.err("warning: \(warning)") }
+        for warning in document.warnings.prefix(limit) { console?.err("warning: \(warning)") }
+        let hidden = document.warnings.count - limit
+        if hidden > 0 {
+            console?.err("warning: \(path): \(hidden) more warning\(hidden == 1 ? "" : "s") not shown; 'widgetsim validate \(path)' prints them all")
+        }
         return document
     }
 

@@ -20,7 +20,7 @@ struct ValidateCommand: Command {
 
     func run(console: Console) throws(CommandError) {
         for scenario in scenarios {
-            let document = try scenario.loadDocument(warningsTo: console)
+            let document = try scenario.loadDocument(warningsTo: console, limit: .max)
             let setup = document.base
             // What validate accepts, the run finishes: the same estimate and
             // limits, judged before the file is called valid.

@@ -297,6 +297,28 @@ struct CommandLineTests {
         #expect(result.errors.contains("option '--widget' given twice ('headlines', then 'ticker'); it takes one value"), "\(result.errors)")
     }
 
+    /// A run prints at most 20 of a scenario's warnings and counts the rest,
+    /// so that a large scenario's repeated mistake does not bury the run's
+    /// output; `validate`, which is for checking files, prints them all.
+    @Test func aRunShowsTwentyWarningsAndCountsTheRestWhileValidateShowsAll() throws {
+        let directory = Paths.temporaryDirectory("many-warnings")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let widgets = (0..<25).map { #"{ "id": "w\#($0)", "provider": {"policy": "after", "after": "1m"} }"# }
+        let scenario = directory.appendingPathComponent("many.json")
+        try #"{ "name": "many", "days": 1, "devices": [ { "id": "phone", "widgets": [ \#(widgets.joined(separator: ", ")) ] } ] }"#
+            .write(to: scenario, atomically: true, encoding: .utf8)
+        func warnings(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.hasPrefix("warning: ") } }
+        let run = try Self.widgetsim(["simulate", scenario.path, "--out", directory.appendingPathComponent("out").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let shown = warnings(run.errors)
+        #expect(shown.count == 21)
+        #expect(shown.prefix(20).allSatisfy { $0.contains("is shorter than the minimum spacing") })
+        #expect(shown.last == "warning: \(scenario.path): 5 more warnings not shown; 'widgetsim validate \(scenario.path)' prints them all")
+        let validate = try Self.widgetsim(["validate", scenario.path])
+        #expect(validate.status == 0)
+        #expect(warnings(validate.errors + validate.output).count == 25)
+    }
+
     /// Every option naming where widgetsim writes refuses '-' (which other
     /// tools read as standard output, and which made a directory or file
     /// named '-') and an empty path, with a usage error that names the
