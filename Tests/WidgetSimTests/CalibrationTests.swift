@@ -280,6 +280,26 @@ struct CalibrationTests {
         #expect(moved.value < interval.upperBound && moved.value > interval.lowerBound, "\(moved.value) \(interval)")
     }
 
+    /// A widget that asks for fewer reloads than its budget allows (every
+    /// 15 minutes, under a limit of 60) fits every limit from some value up:
+    /// fitted together with the pacing window, the limit is bounded from
+    /// below and the scenario's stays. Before, the pair closest to the log's
+    /// statistics was written as an identified limit of about 47, under
+    /// whose pace the scheduling delay then fitted no value of its range.
+    @Test func aDailyLimitTheWidgetNeverReachesIsBoundedFromBelowInTheJointFit() throws {
+        let setup = try Self.phone(after: "15m", days: 10)
+        let log = try Self.log(of: setup) { $0.dailyBudgetMin = 60; $0.dailyBudgetMax = 60 }
+        var options = Self.smallOptions
+        options.knobs = ["pacingWindow", "dailyBudget", "schedulingDelay"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let limit = Self.estimate(calibration, "dailyBudget")
+        let interval = try #require(limit.interval, "\(limit.status)")
+        #expect(limit.status == .bounded, "\(limit.status) \(limit.value) \(interval)")
+        #expect(!limit.boundIsUpper && interval.upperBound == limit.knob.high && interval.contains(60), "\(interval)")
+        #expect(!limit.isFitted && calibration.fitted.dailyBudgetMin == setup.scheduler.dailyBudgetMin)
+        #expect(Self.estimate(calibration, "schedulingDelay").status != .outsideRange)
+    }
+
     /// No value fits the log: outside the range, even where the statistic
     /// cannot move (a range collapsed to one value by the scenario's floor),
     /// not "every value fits".

@@ -463,8 +463,34 @@ public struct Calibration: Sendable {
                 let low = max(knob.low, reach.min()!), high = min(knob.high, reach.max()!)
                 let estimate = value(best.index)
                 let whole = low <= knob.low && high >= knob.high
-                if whole {
+                // A pair at an end of the knob's range that fits the log
+                // means the log cannot rule that end out: the knob is bounded
+                // from the other side only, as a single knob's fit says of
+                // fitting values that run to an end (`invert`). A widget
+                // that asks for fewer reloads than its budget allows fits
+                // every limit from some value up, and its count and gap say
+                // only "at least" (before, the pair closest to the log's
+                // statistics was written as identified, and the scheduling
+                // delay was then fitted under that limit's pace).
+                let fitting = consistent.map { value($0.index) }
+                let fitsAtLow = fitting.contains { $0 <= knob.low * (1 + 1e-9) }
+                let fitsAtHigh = fitting.contains { $0 >= knob.high * (1 - 1e-9) }
+                if whole || (fitsAtLow && fitsAtHigh) {
                     result.append(Finding(knob: knob, observed: observed[index], value: unfitted(knob, in: &parameters), interval: low...high, status: .notIdentifiable))
+                } else if fitsAtLow || fitsAtHigh {
+                    // The scenario's value stays when the bound allows it;
+                    // otherwise the fitting value nearest it replaces it.
+                    let scenarios = knob.get(setup.scheduler)
+                    let replaced = fitsAtLow ? scenarios > high : scenarios < low
+                    if replaced {
+                        let nearest = fitsAtLow ? fitting.max()! : fitting.min()!
+                        knob.set(&parameters, nearest)
+                        result.append(Finding(
+                            knob: knob, observed: observed[index], value: knob.get(parameters), interval: low...high, status: .bounded,
+                            replacedScenarioValue: true))
+                    } else {
+                        result.append(Finding(knob: knob, observed: observed[index], value: unfitted(knob, in: &parameters), interval: low...high, status: .bounded))
+                    }
                 } else {
                     knob.set(&parameters, estimate)
                     result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high, status: .identified))
