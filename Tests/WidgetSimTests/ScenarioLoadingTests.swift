@@ -167,6 +167,19 @@ struct ScenarioLoadingTests {
         #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": 0.0e-400}"#)) == nil)
     }
 
+    /// A duration out of range is named as its author wrote it: a bare
+    /// number by its literal ("1e-320", not 320 digits of zeros), and one
+    /// below zero, however small, as out of range, not as too small.
+    @Test func aDurationOutOfRangeIsNamedAsWritten() {
+        let tiny = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": 1e-320}"#))
+        #expect(tiny?.description.contains("field 'devices[0].widgets[0].provider.after': 1e-320 is out of range; allowed: ") == true, "\(String(describing: tiny))")
+        #expect((tiny?.description.count ?? 0) < 300, "\(String(describing: tiny))")
+        let negative = Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": -1e-400}"#))
+        #expect(negative?.description.contains("-1e-400 is out of range") == true, "\(String(describing: negative))")
+        let written = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "0.0000001s"}"#))
+        #expect(written?.description.contains("0.0000001s is out of range") == true, "\(String(describing: written))")
+    }
+
     @Test func malformedJSONNamesTheLineAndColumn() {
         let text = "{\n  \"name\": \"x\",\n  \"days\": 7,,\n}"
         #expect(Self.error(text) == .malformedJSON(file: "test.json", line: 3, column: 13, reason: "unexpected ','; expected a field name in double quotes"))

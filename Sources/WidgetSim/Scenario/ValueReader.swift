@@ -146,6 +146,8 @@ struct ValueReader {
             // A nonzero literal too small for a double ("1e-400") would
             // otherwise be taken as 0 without a word.
             if number == 0, literal.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+                // Below zero, however little, is outside every duration's range.
+                if literal.hasPrefix("-") && minimum >= 0 { throw invalid("\(literal) is out of range", allowed: allowed) }
                 throw invalid("\(literal) is too small to tell from 0 seconds", allowed: allowed)
             }
             value = number
@@ -177,7 +179,11 @@ struct ValueReader {
             throw wrongType("a duration (\"15m\" or a number of seconds)")
         }
         guard value >= minimum && value <= maximum else {
-            throw invalid("\(DurationText.format(value)) is out of range", allowed: allowed)
+            // As written when the number is, so that "1e-320" is not echoed
+            // back as 320 digits of zeros.
+            let shown: String
+            if case .number(let literal) = node.value { shown = literal } else { shown = DurationText.format(value) }
+            throw invalid("\(shown) is out of range", allowed: allowed)
         }
         return value
     }
