@@ -298,6 +298,14 @@ struct CalibrationTests {
         #expect(!limit.boundIsUpper && interval.upperBound == limit.knob.high && interval.contains(60), "\(interval)")
         #expect(!limit.isFitted && calibration.fitted.dailyBudgetMin == setup.scheduler.dailyBudgetMin)
         #expect(Self.estimate(calibration, "schedulingDelay").status != .outsideRange)
+        // A scenario's limit below the bound moves to the fitting value nearest it.
+        var below = setup
+        below.scheduler.dailyBudgetMin = 15
+        below.scheduler.dailyBudgetMax = 15
+        let moved = Self.estimate(try Calibration.run(log: log, setup: below, device: 0, options: options), "dailyBudget")
+        let bound = try #require(moved.interval)
+        #expect(moved.status == .bounded && moved.replacedScenarioValue && moved.isFitted, "\(moved.status) \(moved.value)")
+        #expect(moved.value > bound.lowerBound && moved.value <= bound.upperBound, "\(moved.value) \(bound)")
     }
 
     /// No value fits the log: outside the range, even where the statistic
