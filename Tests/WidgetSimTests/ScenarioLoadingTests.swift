@@ -180,6 +180,20 @@ struct ScenarioLoadingTests {
         #expect(written?.description.contains("0.0000001s is out of range") == true, "\(String(describing: written))")
     }
 
+    /// A duration whose units are all known but come out of order, or
+    /// twice ("30m1h", "1h1h"), is refused saying so, not only as "not a
+    /// duration"; text that is no duration at all keeps that message.
+    @Test func aDurationWithItsUnitsOutOfOrderIsToldSo() {
+        for text in ["30m1h", "1h1h", "10s2m"] {
+            let error = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "\#(text)"}"#))
+            #expect(error?.description.contains("\"\(text)\" gives its units out of order; allowed: each unit once, the largest first") == true, "\(String(describing: error))")
+        }
+        #expect(DurationText.hasUnitsOutOfOrder("1h30m") == false)
+        #expect(DurationText.hasUnitsOutOfOrder("h1") == false && DurationText.hasUnitsOutOfOrder("5m5") == false)
+        let none = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "m5"}"#))
+        #expect(none?.description.contains("\"m5\" is not a duration") == true, "\(String(describing: none))")
+    }
+
     @Test func malformedJSONNamesTheLineAndColumn() {
         let text = "{\n  \"name\": \"x\",\n  \"days\": 7,,\n}"
         #expect(Self.error(text) == .malformedJSON(file: "test.json", line: 3, column: 13, reason: "unexpected ','; expected a field name in double quotes"))

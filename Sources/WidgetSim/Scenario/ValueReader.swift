@@ -172,6 +172,9 @@ struct ValueReader {
                         "\"\(text)\" has the unit \"\(unit)\", which is not one widgetsim knows",
                         allowed: "the units d, h, m and s (days, hours, minutes, seconds), as in \"30s\", \"15m\", \"1h30m\" or \"2d\", or a number of seconds; \(finer)")
                 }
+                if DurationText.hasUnitsOutOfOrder(text) {
+                    throw invalid("\"\(text)\" gives its units out of order", allowed: "each unit once, the largest first, as in \"1h30m\" or \"2d12h\"; \(allowed)")
+                }
                 throw invalid("\"\(text)\" is not a duration", allowed: allowed)
             }
             value = parsed

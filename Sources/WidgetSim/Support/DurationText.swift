@@ -34,6 +34,27 @@ public enum DurationText {
         return total
     }
 
+    /// True when `text` would be a duration but for its units' order: a
+    /// number before each unit, with one unit repeated or a smaller before
+    /// a larger ("30m1h", "1h1h"), which `parse` refuses as a likely slip;
+    /// for the message that says why.
+    public static func hasUnitsOutOfOrder(_ text: String) -> Bool {
+        let order: [Character] = ["d", "h", "m", "s"]
+        var ranks: [Int] = []
+        var number = ""
+        for character in text {
+            guard let rank = order.firstIndex(of: character) else {
+                number.append(character)
+                continue
+            }
+            guard DecimalDigits.unsignedDecimal(number) != nil else { return false }
+            ranks.append(rank)
+            number = ""
+        }
+        guard number.isEmpty else { return false }
+        return zip(ranks, ranks.dropFirst()).contains { $0 >= $1 }
+    }
+
     /// The first run of letters in `text` that is not one of the units
     /// d, h, m and s ("ms" in "500ms", "min" in "5min"), if any: what to name
     /// when `parse` refuses a duration written with a unit it does not know.
