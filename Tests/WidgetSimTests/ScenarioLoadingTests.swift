@@ -140,8 +140,9 @@ struct ScenarioLoadingTests {
     }
 
     /// Each unit at most once, largest first: "1h1h" and "30m1h" read as
-    /// slips, not as 2h and 1h30m (found by a red-team pass). Hours past a
-    /// day, minutes past an hour and so on stay allowed.
+    /// slips, not as 2h and 1h30m (found by a red-team pass), and are
+    /// refused saying so, where text that is no duration at all is "not a
+    /// duration". Hours past a day, minutes past an hour and so on stay allowed.
     @Test func aDurationGivesEachUnitOnceLargestFirst() throws {
         #expect(DurationText.parse("1h30m") == 5_400)
         #expect(DurationText.parse("2d20h10m5s") == Double(2 * Seconds.day + 20 * Seconds.hour + 10 * Seconds.minute + 5))
@@ -150,8 +151,14 @@ struct ScenarioLoadingTests {
         #expect(DurationText.parse("1h1h") == nil)
         #expect(DurationText.parse("30m1h") == nil)
         #expect(DurationText.parse("5s1m") == nil)
-        let error = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "1h1h"}"#))
-        #expect(error?.description.contains("field 'devices[0].widgets[0].provider.after': \"1h1h\" is not a duration") == true, "\(String(describing: error))")
+        for text in ["1h1h", "30m1h", "10s2m"] {
+            let error = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "\#(text)"}"#))
+            #expect(error?.description.contains("field 'devices[0].widgets[0].provider.after': \"\(text)\" gives its units out of order; allowed: each unit once, the largest first") == true, "\(String(describing: error))")
+        }
+        #expect(DurationText.hasUnitsOutOfOrder("1h30m") == false)
+        #expect(DurationText.hasUnitsOutOfOrder("h1") == false && DurationText.hasUnitsOutOfOrder("5m5") == false)
+        let none = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "m5"}"#))
+        #expect(none?.description.contains("\"m5\" is not a duration") == true, "\(String(describing: none))")
     }
 
     /// A bare number of seconds is read from its digits: one too small for
@@ -178,20 +185,6 @@ struct ScenarioLoadingTests {
         #expect(negative?.description.contains("-1e-400 is out of range") == true, "\(String(describing: negative))")
         let written = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "0.0000001s"}"#))
         #expect(written?.description.contains("0.0000001s is out of range") == true, "\(String(describing: written))")
-    }
-
-    /// A duration whose units are all known but come out of order, or
-    /// twice ("30m1h", "1h1h"), is refused saying so, not only as "not a
-    /// duration"; text that is no duration at all keeps that message.
-    @Test func aDurationWithItsUnitsOutOfOrderIsToldSo() {
-        for text in ["30m1h", "1h1h", "10s2m"] {
-            let error = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "\#(text)"}"#))
-            #expect(error?.description.contains("\"\(text)\" gives its units out of order; allowed: each unit once, the largest first") == true, "\(String(describing: error))")
-        }
-        #expect(DurationText.hasUnitsOutOfOrder("1h30m") == false)
-        #expect(DurationText.hasUnitsOutOfOrder("h1") == false && DurationText.hasUnitsOutOfOrder("5m5") == false)
-        let none = Self.error(Self.scenario(widget: #""provider": {"policy": "after", "after": "m5"}"#))
-        #expect(none?.description.contains("\"m5\" is not a duration") == true, "\(String(describing: none))")
     }
 
     @Test func malformedJSONNamesTheLineAndColumn() {
