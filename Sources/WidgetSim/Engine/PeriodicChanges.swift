@@ -1,6 +1,7 @@
 /// Instants that repeat on the local clock: every `period` seconds from local
 /// midnight (weather every hour), or, with a `window`, every `period` from
-/// the window's opening until its close (a market's ticks).
+/// the window's opening until its close (a market's ticks), the next day's
+/// for a window across midnight.
 ///
 /// Promised: `last(atOrBefore:)` and `next(after:)` agree with each other and
 /// use the device's local calendar. The series restarts at every local
@@ -29,9 +30,9 @@ public struct PeriodicChanges: Equatable, Sendable {
         var day = calendar.dayIndex(t)
         for _ in 0..<9 {
             let dayStart = calendar.startOfDay(day)
-            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.fromSecond < window.toSecond {
+            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.length > 0 {
                 let opening = dayStart + window.fromSecond
-                let lastInDay = opening + (window.toSecond - window.fromSecond - 1) / period * period
+                let lastInDay = opening + (window.length - 1) / period * period
                 if t >= opening { return opening + (min(t, lastInDay) - opening) / period * period }
             }
             day -= 1
@@ -48,12 +49,13 @@ public struct PeriodicChanges: Equatable, Sendable {
             let next = dayStart + ((t - dayStart) / period + 1) * period
             return min(next, dayStart + Seconds.day)
         }
-        var day = calendar.dayIndex(t)
+        // A window across midnight that opened yesterday may still be open.
+        var day = calendar.dayIndex(t) - (window.crossesMidnight ? 1 : 0)
         for _ in 0..<9 {
             let dayStart = calendar.startOfDay(day)
-            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.fromSecond < window.toSecond {
+            if window.weekdays[calendar.weekday(dayStart).rawValue] && window.length > 0 {
                 let opening = dayStart + window.fromSecond
-                let closing = dayStart + window.toSecond
+                let closing = opening + window.length
                 if t < opening { return opening }
                 let next = opening + ((t - opening) / period + 1) * period
                 if next < closing { return next }

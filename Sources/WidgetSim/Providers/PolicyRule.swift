@@ -115,7 +115,7 @@ public struct PolicyRule: Equatable, Sendable {
         boundaries = Array(Set(boundaries.filter { $0 < Seconds.day })).sorted()
         return Weekday.allCases.flatMap { weekday in
             boundaries.map { second in
-                let truthActive = truthWindow.map { $0.weekdays[weekday.rawValue] && second >= $0.fromSecond && second < $0.toSecond }
+                let truthActive = truthWindow.map { $0.isOpen(weekday: weekday, secondOfDay: second) }
                 return Moment(weekday: weekday, secondOfDay: second, truthActive: truthActive)
             }
         }

@@ -203,11 +203,12 @@ extension ScenarioDecoder {
                 weekdays.append(weekday)
             }
         }
-        let from = try object.required("from").clockTime()
+        // A window opens on one of its days, so not at that day's end.
+        let from = try object.required("from").clockTime(allowingEndOfDay: false)
         let toValue = try object.required("to")
         let to = try toValue.clockTime()
-        guard from < to else {
-            throw toValue.invalid("the window closes before it opens", allowed: "\"to\" later than \"from\" on the same day")
+        guard from != to else {
+            throw toValue.invalid("the window closes as it opens", allowed: "\"to\" later than \"from\", or earlier for a window that closes the next day (\"22:00\" to \"02:00\")")
         }
         return ActiveWindow(weekdays: weekdays, fromSecond: from, toSecond: to)
     }
