@@ -61,6 +61,63 @@ struct DailyRhythmTests {
         #expect(abs(views - 6_000) < 400, "\(views) views")
     }
 
+    /// A phone seen 300 times a day, and opened 20 times, over four weeks
+    /// from Monday 2 March 2026, with `weekdayActivity` as given.
+    static func week(_ weekdayActivity: String) throws -> SimulationSetup {
+        try ScenarioLoader.decode("""
+            { "name": "week", "days": 28, "start": "2026-03-02T00:00", "devices": [ { "id": "p",
+              "user": { "weekdayActivity": \(weekdayActivity) },
+              "pages": [ { "name": "home", "viewsPerDay": 300 } ],
+              "apps": [ { "id": "a", "sessionsPerDay": 20, "foregroundReload": "all" } ],
+              "widgets": [ { "id": "w", "app": "a", "provider": { "policy": "never" } } ] } ] }
+            """, file: "week.json")
+    }
+
+    /// A weekday's activity multiplies that day's views and sessions: none
+    /// at a weekend of 0, twice the views on a Monday of 2, and a week left
+    /// as it was where every day is 1, the default.
+    @Test func aWeekdaysActivityMultipliesThatDaysViewsAndSessions() throws {
+        let setup = try Self.week(#"{ "mon": 2, "sat": 0, "sun": 0 }"#)
+        let calendar = setup.calendar(of: setup.devices[0])
+        let run = try Simulation.run(setup)
+        var viewsByWeekday = [Int](repeating: 0, count: 7)
+        for view in run.views { viewsByWeekday[calendar.weekday(view.time).rawValue] += 1 }
+        #expect(viewsByWeekday[5] == 0 && viewsByWeekday[6] == 0, "\(viewsByWeekday)")
+        // Four Mondays of 600 expected against four Tuesdays of 300 (Poisson:
+        // standard deviations of 49 and 35).
+        #expect(abs(viewsByWeekday[0] - 2_400) < 250 && abs(viewsByWeekday[1] - 1_200) < 180, "\(viewsByWeekday)")
+        let sessionCalls = run.reloads.filter { $0.trigger == .appForeground }
+        #expect(!sessionCalls.isEmpty)
+        #expect(sessionCalls.allSatisfy { calendar.weekday($0.time) < .saturday }, "a session's reload at the weekend")
+        // All 1 is the default: the same run, draw for draw.
+        let ordinary = try Simulation.run(try Self.week(#"{ "tue": 1 }"#))
+        let plain = try Simulation.run(try Self.week("{}"))
+        #expect(ordinary.views == plain.views && ordinary.reloads == plain.reloads)
+    }
+
+    /// The run's estimate takes every day at the busiest weekday's
+    /// activity, an upper bound: a Monday of 10 is counted as every day.
+    @Test func theRunEstimateCountsEveryDayAtTheBusiestWeekdaysActivity() throws {
+        let plain = RunEstimate(try Self.week("{}"))
+        let busy = RunEstimate(try Self.week(#"{ "mon": 10, "sun": 0 }"#))
+        let quiet = RunEstimate(try Self.week(#"{ "sun": 0.5 }"#))
+        #expect(busy.events > 8 * plain.events, "\(busy.events) against \(plain.events)")
+        #expect(quiet.events == plain.events)
+    }
+
+    /// `weekdayActivity` names days as schedules do; an unknown name, a value
+    /// past 10 or a week of zeros is refused naming the field.
+    @Test func weekdayActivityIsReadByDayNameAndAnImpossibleWeekIsRefused() throws {
+        #expect(try Self.week(#"{ "sat": 0.5, "sun": 0.25 }"#).devices[0].user.weekdayActivity == [1, 1, 1, 1, 1, 0.5, 0.25])
+        func error(_ text: String) -> String {
+            do { _ = try Self.week(text); return "" } catch { return "\(error)" }
+        }
+        #expect(error(#"{ "saturday": 0.5 }"#).contains("unknown field 'devices[0].user.weekdayActivity.saturday'; allowed fields here: mon, tue, wed, thu, fri, sat, sun"), "\(error(#"{ "saturday": 0.5 }"#))")
+        #expect(error(#"{ "mon": 11 }"#).contains("field 'devices[0].user.weekdayActivity.mon': 11 is out of range"), "\(error(#"{ "mon": 11 }"#))")
+        let zeros = #"{ "mon": 0, "tue": 0, "wed": 0, "thu": 0, "fri": 0, "sat": 0, "sun": 0 }"#
+        #expect(error(zeros).contains("field 'devices[0].user.weekdayActivity': every day is 0"), "\(error(zeros))")
+    }
+
     /// A long session that ends after the day after next has begun ends its
     /// day's chain of sessions: that day's plan is no longer kept, and
     /// drawing the next session from its slot, which holds the later day's

@@ -10,6 +10,15 @@ public struct UserProfile: Equatable, Sendable {
     /// Relative activity per local hour (24 values): views, app sessions and
     /// location changes follow this shape within waking hours.
     public var hourlyActivity: [Double] = UserProfile.defaultHourlyActivity
+    /// Relative activity per weekday, Monday first (7 values, default all
+    /// 1): a day's views, app and media sessions and location changes are
+    /// its rates times its weekday's value, so a user who looks at the
+    /// phone less at the weekend says so (0.6 on Saturday: 60 % of the views).
+    public var weekdayActivity: [Double] = Array(repeating: 1, count: 7)
+
+    /// The largest weekday activity: a day's rates are at most their
+    /// values times it (for room kept, and for a run's estimate).
+    public var busiestDayActivity: Double { weekdayActivity.max() ?? 1 }
     /// Significant location changes per day, while awake (F17, F21).
     public var locationChangesPerDay: Double = 2
     /// Locale, accessibility, time and account changes per day (F17).
@@ -33,6 +42,9 @@ public struct DayPlan: Equatable, Sendable {
     /// ∫ activity dt over `[wake, sleep)`, computed once so that each arrival
     /// does not integrate the day again.
     public var awakeWeight: Double
+    /// The day's weekday activity (`UserProfile.weekdayActivity` of the
+    /// weekday the day begins on), which multiplies its daily rates.
+    public var activity: Double = 1
 
     /// Draws day `day`'s plan from the profile.
     static func draw(day: Int, profile: UserProfile, calendar: CivilCalendar, random: inout RandomStream) -> DayPlan {
@@ -49,7 +61,8 @@ public struct DayPlan: Equatable, Sendable {
             midnight + 2 * Seconds.day,
             max(wake, midnight + profile.sleepSecond + (jitter > 0 ? random.nextInt(in: -jitter...jitter) : 0)))
         let weight = ArrivalProcess.weightedLength(from: wake, to: sleep, shape: profile.hourlyActivity, calendar: calendar)
-        return DayPlan(wake: wake, sleep: sleep, awakeWeight: weight)
+        let activity = profile.weekdayActivity[calendar.weekday(midnight).rawValue]
+        return DayPlan(wake: wake, sleep: sleep, awakeWeight: weight, activity: activity)
     }
 }
 

@@ -2,7 +2,7 @@
 
 extension ScenarioDecoder {
     static let deviceFields = ["id", "model", "utcOffset", "user", "pages", "apps", "widgets", "script"]
-    static let userFields = ["wake", "sleep", "dayJitter", "hourlyActivity", "locationChangesPerDay", "systemChangesPerDay"]
+    static let userFields = ["wake", "sleep", "dayJitter", "hourlyActivity", "weekdayActivity", "locationChangesPerDay", "systemChangesPerDay"]
     static let pageFields = ["name", "viewsPerDay"]
     static let appFields = [
         "id", "swift", "sessionsPerDay", "sessionLength", "foregroundReload", "mediaSessionsPerDay", "mediaSessionLength",
@@ -132,6 +132,7 @@ extension ScenarioDecoder {
         if user.sleepSecond <= user.wakeSecond { user.sleepSecond += Seconds.day }
         if let jitter = object.optional("dayJitter") { user.dayJitter = try jitter.wholeSeconds(maximum: 6 * Seconds.hour) }
         if let shape = object.optional("hourlyActivity") { user.hourlyActivity = try ScenarioDecoder.hourlyWeights(shape) }
+        if let shape = object.optional("weekdayActivity") { user.weekdayActivity = try ScenarioDecoder.weekdayWeights(shape) }
         if let rate = object.optional("locationChangesPerDay") { user.locationChangesPerDay = try rate.double(in: 0...1_000) }
         if let rate = object.optional("systemChangesPerDay") { user.systemChangesPerDay = try rate.double(in: 0...100) }
         return user
@@ -141,6 +142,27 @@ extension ScenarioDecoder {
     /// allowed, far below any shape a user means, and far above where the
     /// rate's division overflows.
     static let smallestHourlyWeight = 1e-9
+
+    /// Seven weights by weekday name ("mon" ... "sun"), each from 0 to 10,
+    /// a day left out being 1, at least one of them positive.
+    static func weekdayWeights(_ shape: ValueReader) throws(ScenarioError) -> [Double] {
+        let object = try shape.object()
+        let names = Weekday.allCases.map(\.shortName)
+        try object.rejectUnknownFields(names)
+        var weights = [Double](repeating: 1, count: 7)
+        for (index, name) in names.enumerated() {
+            guard let value = object.optional(name) else { continue }
+            let weight = try value.double(in: 0...10)
+            if weight > 0 && weight < ScenarioDecoder.smallestHourlyWeight {
+                throw value.invalid("\(weight) is too small a weight", allowed: "0, or a number from 1e-9 to 10 (1 is an ordinary day)")
+            }
+            weights[index] = weight
+        }
+        guard weights.contains(where: { $0 > 0 }) else {
+            throw shape.invalid("every day is 0", allowed: "at least one day above 0 (a day left out is 1)")
+        }
+        return weights
+    }
 
     /// 24 relative weights, one per local hour from 00–01, at least one of them positive.
     static func hourlyWeights(_ shape: ValueReader) throws(ScenarioError) -> [Double] {

@@ -46,7 +46,7 @@ extension DeviceSimulator {
             // under this day's parity reads the plan that `plan(for:)` returns.
             let slot = 2 * page + (day & 1)
             let arrivals = PreparedArrivals(
-                start: plan.wake, end: plan.sleep, expected: setup.pages[page].viewsPerDay, totalWeight: plan.awakeWeight)
+                start: plan.wake, end: plan.sleep, expected: setup.pages[page].viewsPerDay * plan.activity, totalWeight: plan.awakeWeight)
             viewArrivals[slot] = arrivals
             for hour in 0..<24 { viewRates[24 * slot + hour] = arrivals.hourlyRate(shape: setup.user.hourlyActivity[hour]) }
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
@@ -77,12 +77,13 @@ extension DeviceSimulator {
     // simulator with an `inout` stream that lives in the simulator, they would
     // make Swift copy the whole simulator to keep the accesses exclusive.
 
-    /// The next arrival within `plan`'s waking hours, shaped by the user's hourly activity.
+    /// The next arrival within `plan`'s waking hours, shaped by the user's
+    /// hourly activity, at `perDay` times the day's weekday activity.
     static func awakeArrival(
         _ plan: DayPlan, after: SimTime, perDay: Double, shape: [Double], calendar: CivilCalendar, random: inout RandomStream
     ) -> SimTime? {
         ArrivalProcess.nextArrival(
-            after: after, start: plan.wake, end: plan.sleep, expected: perDay, totalWeight: plan.awakeWeight,
+            after: after, start: plan.wake, end: plan.sleep, expected: perDay * plan.activity, totalWeight: plan.awakeWeight,
             shape: shape, calendar: calendar, random: &random)
     }
 

@@ -155,14 +155,14 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
-        // Room for twice the views a page with widgets gets in a day (at
+        // Room for twice the views a page with widgets gets on its busiest day (at
         // least 8, at most 4,096): the rings rarely grow, and a page seen 35
         // times a day does not clear a ring of hundreds (README, "Speed").
         // A page without widgets has its views simulated only if a script
         // names it.
         pageViews = PageViewWindows(capacities: device.pages.indices.map { page in
             guard !widgetsOnPage.isEmpty(page) else { return 0 }
-            let room = 2 * device.pages[page].viewsPerDay
+            let room = 2 * device.pages[page].viewsPerDay * device.user.busiestDayActivity
             return room >= 4_096 ? 4_096 : room >= 8 ? Int(room) : 8
         })
         var viewSlotCount = 0

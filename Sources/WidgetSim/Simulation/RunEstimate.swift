@@ -247,7 +247,7 @@ public struct RunEstimate: Equatable, Sendable {
 
     /// Widget views a day: each page view shows every widget on the page.
     static func viewRowsPerDay(_ device: DeviceSetup) -> Double {
-        device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay }
+        device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay } * device.user.busiestDayActivity
     }
 
     /// Each source of events and rows on one device, per day.
@@ -268,33 +268,37 @@ public struct RunEstimate: Equatable, Sendable {
         }
         let widgetCount = Double(device.widgets.count)
         let user = device.user
+        // A user's rates on the busiest weekday, an upper bound on every day's.
+        let busiest = user.busiestDayActivity
         // The day's start, for the device and for each widget's day row.
         add("days", events: 1, rows: widgetCount)
         for (index, page) in device.pages.enumerated() {
             let onPage = Double(device.widgets.filter { $0.page == index }.count)
-            add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay, rows: page.viewsPerDay * onPage)
+            add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay * busiest, rows: page.viewsPerDay * busiest * onPage)
         }
         // Free reload requests each widget receives a day (F17), by widget.
         var freeRequests = [Double](repeating: 0, count: device.widgets.count)
         // Budgeted requests (WidgetCenter, F16) each widget receives a day.
         var budgetedRequests = [Double](repeating: 0, count: device.widgets.count)
         for (index, app) in device.apps.enumerated() {
+            let sessions = app.sessionsPerDay * busiest, mediaSessions = app.mediaSessionsPerDay * busiest
             let ticks = app.mediaReloadInterval > 0
-                ? app.mediaSessionsPerDay * app.mediaSessionLength.mean / Double(app.mediaReloadInterval) : 0
-            add("\(path).apps[\(index)].sessionsPerDay", events: 2 * app.sessionsPerDay)
-            add("\(path).apps[\(index)].mediaSessionsPerDay", events: 2 * app.mediaSessionsPerDay + ticks)
+                ? mediaSessions * app.mediaSessionLength.mean / Double(app.mediaReloadInterval) : 0
+            add("\(path).apps[\(index)].sessionsPerDay", events: 2 * sessions)
+            add("\(path).apps[\(index)].mediaSessionsPerDay", events: 2 * mediaSessions + ticks)
             for widget in device.widgets.indices where device.widgets[widget].app == index {
-                freeRequests[widget] += app.sessionsPerDay + ticks
+                freeRequests[widget] += sessions + ticks
             }
         }
-        add("\(path).user.locationChangesPerDay", events: user.locationChangesPerDay)
+        let locationChanges = user.locationChangesPerDay * busiest
+        add("\(path).user.locationChangesPerDay", events: locationChanges)
         add("\(path).user.systemChangesPerDay", events: user.systemChangesPerDay)
         for widget in device.widgets.indices {
-            freeRequests[widget] += user.locationChangesPerDay + user.systemChangesPerDay
+            freeRequests[widget] += locationChanges + user.systemChangesPerDay
         }
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
-            let views = device.pages[widget.page].viewsPerDay
+            let views = device.pages[widget.page].viewsPerDay * busiest
             freeRequests[index] += views * widget.tapsPerView
             let truth = widget.truth
             if let periodic = truth.periodic {
