@@ -33,6 +33,28 @@ struct InterruptionTests {
         return process.terminationStatus
     }
 
+    /// Starts `executable` with `arguments` (and `environment` added),
+    /// sends `signal` `after` seconds, and returns the ended process and
+    /// what it wrote on standard error.
+    static func signalled(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], after seconds: Double, signal: Int32
+    ) throws -> (process: Process, errors: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        Thread.sleep(forTimeInterval: seconds)
+        #expect(process.isRunning, "the run ended before the signal")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return (process, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
     static func leftovers(in directory: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
     }
@@ -104,20 +126,9 @@ struct InterruptionTests {
         let (directory, out, before) = try Self.fleetReports("early-thread")
         defer { try? FileManager.default.removeItem(at: directory) }
         for signal in [SIGINT, SIGTERM] {
-            let process = Process()
-            process.executableURL = Paths.binary
-            process.arguments = ["fleet", "fleet-weather", "--devices", "200000", "--out", out.path, "-q"]
-            process.currentDirectoryURL = Paths.packageRoot
-            process.environment = ProcessInfo.processInfo.environment.merging(["WIDGETSIM_TEST_THREAD_BEFORE_INSTALL": "1"]) { $1 }
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = Pipe()
-            try process.run()
-            Thread.sleep(forTimeInterval: 1)
-            #expect(process.isRunning, "the run ended before it could be interrupted")
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let (process, message) = try Self.signalled(
+                Paths.binary, ["fleet", "fleet-weather", "--devices", "200000", "--out", out.path, "-q"],
+                environment: ["WIDGETSIM_TEST_THREAD_BEFORE_INSTALL": "1"], after: 1, signal: signal)
             #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
             #expect(process.terminationStatus == 128 + signal)
             #expect(message.contains("interrupted before any report was moved into place; earlier reports are unchanged"), "\(message)")
@@ -133,21 +144,12 @@ struct InterruptionTests {
     @Test func aRunStartedWithHangUpIgnoredAsByNohupOutlivesAHangUp() throws {
         let (directory, out, before) = try Self.fleetReports("nohup")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
         // `trap '' HUP` is what `nohup` does, and `exec` keeps it for widgetsim.
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' HUP; exec \"$0\" \"$@\"", Paths.binary.path,
-                             "fleet", "fleet-weather", "--devices", "1000", "--days", "1", "--out", out.path, "-q"]
-        process.currentDirectoryURL = Paths.packageRoot
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(process.isRunning, "the run ended before the hang-up")
-        kill(process.processIdentifier, SIGHUP)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (process, message) = try Self.signalled(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "trap '' HUP; exec \"$0\" \"$@\"", Paths.binary.path,
+             "fleet", "fleet-weather", "--devices", "1000", "--days", "1", "--out", out.path, "-q"],
+            after: 0.5, signal: SIGHUP)
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus): \(message)")
         #expect(message == "")
         let after = try Self.snapshot(out)
