@@ -152,6 +152,7 @@ struct CalibrateCommand: Command {
         guard !quiet else { return }
         if let warning = report.policyWarning { console.err("warning: \(logPath): \(warning)") }
         if let warning = report.variantOverrideWarning { console.err("warning: \(scenario.path): \(warning)") }
+        if let warning = report.misfitWarning { console.err("warning: \(logPath): \(warning)") }
         for estimate in calibration.estimates {
             let value = estimate.knob.format(estimate.value)
             switch estimate.status {

@@ -382,6 +382,25 @@ struct CalibrationTests {
 
     /// The unknowns are fitted to the scenario's widget: a log whose widget
     /// asks for another wait (F2) is flagged, and the same widget is not.
+    /// A fitted model that does not reproduce two or more of the log's
+    /// statistics is warned of, naming them, so that a script reading only
+    /// the exit code (0: the calibration ran) is told too; one that fits
+    /// them all is not (nor one that misses one, as chance does).
+    @Test func aFitThatMissesTwoOrMoreOfTheLogsStatisticsIsWarnedOfNamingThem() throws {
+        let hourly = try Self.phone(after: "1h", days: 4, sessions: 0)
+        let log = try Self.log(of: hourly) { _ in }
+        var options = Self.smallOptions
+        options.knobs = ["schedulingDelay"]
+        let same = CalibrationReport(try Calibration.run(log: log, setup: hourly, device: 0, options: options))
+        #expect(same.misfitWarning == nil, "\(String(describing: same.misfitWarning))")
+        let other = try Calibration.run(log: log, setup: try Self.phone(after: "15m", days: 4, sessions: 0), device: 0, options: options)
+        let missed = other.fit.filter { $0.fits == false }
+        try #require(missed.count >= 2, "\(missed.map(\.label))")
+        let warning = try #require(CalibrationReport(other).misfitWarning)
+        #expect(warning.hasPrefix("the fitted model does not reproduce \(missed.count) of the log's \(other.fit.filter { $0.fits != nil }.count) statistics ("), "\(warning)")
+        #expect(missed.allSatisfy { warning.contains($0.label) })
+    }
+
     @Test func aLogWhoseWidgetAsksForAnotherWaitThanTheScenariosIsFlagged() throws {
         let hourly = try Self.phone(after: "1h", days: 4, sessions: 0)
         let log = try Self.log(of: hourly) { _ in }

@@ -184,6 +184,13 @@ public struct Calibration: Sendable {
         public var simulatedLow: Double?
         public var simulatedHigh: Double?
         public var isDuration: Bool
+
+        /// True when the log's statistic lies in the simulated range; nil
+        /// when either side has none of it.
+        public var fits: Bool? {
+            guard let observed, let low = simulatedLow, let high = simulatedHigh else { return nil }
+            return low <= observed && observed <= high
+        }
     }
 
     /// How the scenario's widget asks for reloads unlike the log's (F2).
