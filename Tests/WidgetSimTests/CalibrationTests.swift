@@ -308,6 +308,27 @@ struct CalibrationTests {
         #expect(moved.value > bound.lowerBound && moved.value <= bound.upperBound, "\(moved.value) \(bound)")
     }
 
+    /// The pacing window and the limit are written as a pair, and the pair
+    /// must fit the log even when a knob is only bounded: a limit bounded
+    /// above (12, asked for every hour) beside the scenario's 18-hour
+    /// window, which the window's bound allows, paced the widget too
+    /// slowly (found by a red-team pass: 4 goodness-of-fit rows missed).
+    /// The bounded knobs then take the best pair's values.
+    @Test func aBoundedPairOfWindowAndLimitIsWrittenOnlyIfItFitsTheLog() throws {
+        let setup = try Self.phone(after: "1h", days: 10)
+        let log = try Self.log(of: setup) { $0.pacingWindow = 20 * Seconds.hour; $0.dailyBudgetMin = 12; $0.dailyBudgetMax = 12 }
+        var options = Self.smallOptions
+        options.knobs = ["pacingWindow", "dailyBudget"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let window = Self.estimate(calibration, "pacingWindow"), limit = Self.estimate(calibration, "dailyBudget")
+        let statuses = "\(window.status) \(window.value) \(String(describing: window.interval)); \(limit.status) \(limit.value) \(String(describing: limit.interval))"
+        try #require(window.status == .bounded || limit.status == .bounded, "\(statuses)")
+        for label in ["WidgetKit's own calls per widget-day after learning", "median gap between own calls"] {
+            let row = try #require(calibration.fit.first { $0.label == label })
+            #expect(row.fits == true, "\(label): \(String(describing: row.observed)) against \(String(describing: row.simulatedLow))–\(String(describing: row.simulatedHigh)); \(statuses)")
+        }
+    }
+
     /// No value fits the log: outside the range, even where the statistic
     /// cannot move (a range collapsed to one value by the scenario's floor),
     /// not "every value fits".

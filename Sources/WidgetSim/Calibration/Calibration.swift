@@ -271,7 +271,8 @@ public struct Calibration: Sendable {
         let joint = fields.contains("pacingWindow") && fields.contains("dailyBudget")
         let grid = options.gridPoints
         let alone = fields.count - (joint ? 2 : 0)
-        let perPass = alone * (grid + options.refinePoints) + (joint ? grid * grid + 4 * grid : 0)
+        // The joint fit's pairs, and the written pair when a knob is only bounded.
+        let perPass = alone * (grid + options.refinePoints) + (joint ? grid * grid + 4 * grid + 1 : 0)
         return (max(1, options.passes) * perPass + 1) * options.replications
     }
 
@@ -501,6 +502,26 @@ public struct Calibration: Sendable {
                 } else {
                     knob.set(&parameters, estimate)
                     result.append(Finding(knob: knob, observed: observed[index], value: estimate, interval: low...high, status: .identified))
+                }
+            }
+            // Each knob was judged alone, but the two are written as a pair,
+            // and a bound's kept or nearest value beside the other knob's
+            // value may be a pair that no consistent one is near (a limit
+            // bounded above at 14 with the scenario's 18-hour window, where
+            // only a day-long window fits a limit of 14). That pair is run
+            // once; if it does not fit the log, the bounded knobs take the
+            // best pair's values instead, the pair that fits best.
+            if result.contains(where: { $0.status == .bounded }) {
+                let written = try simulate([parameters])[0]
+                let fits = summarize(written, first.statistic).map { abs($0.mean - gap) <= Self.gapTolerance($0) } ?? false
+                    && summarize(written, second.statistic).map { $0.low <= count && count <= $0.high } ?? false
+                if !fits {
+                    for index in result.indices where result[index].status == .bounded {
+                        let bestValue = index == 0 ? pairs[best.index].window : pairs[best.index].limit
+                        result[index].knob.set(&parameters, bestValue)
+                        result[index].value = result[index].knob.get(parameters)
+                        result[index].replacedScenarioValue = true
+                    }
                 }
             }
             return result

@@ -253,7 +253,7 @@ public struct CalibrationReport {
         // The given file's own values, not the fitted model's: a variant's
         // scheduler changes apply on top of the file and stay the variant's.
         let given = parameters.flatMap { $0.fields.isEmpty ? nil : $0 }
-        let fitted = "the fitted unknowns (identified, or bounded where the scenario's value lay outside the bound)"
+        let fitted = "the fitted unknowns (identified, or bounded and moved: the scenario's value lay outside the bound, or, for the pacing window and the daily limit, did not fit the log as a pair)"
         let what = given.map { " with \($0.path): \(fitted), over that file's settings" } ?? "; only \(fitted)"
         return ParametersFile.render(
             (given.map { [($0.parameters, $0.fields)] } ?? []) + [(c.fitted, c.fittedFields + floorFields)],
