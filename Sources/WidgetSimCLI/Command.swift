@@ -125,7 +125,12 @@ struct ScenarioReference {
         for warning in document.warnings.prefix(limit) { console?.err("warning: \(warning)") }
         let hidden = document.warnings.count - limit
         if hidden > 0 {
-            console?.err("warning: \(path): \(hidden) more warning\(hidden == 1 ? "" : "s") not shown; 'widgetsim validate \(path)' prints them all")
+            // `validate` takes no parameters file, so it prints the scenario's
+            // own warnings, not those a file's values bring (a longer spacing).
+            let all = parameters == nil
+                ? "'widgetsim validate \(path)' prints them all"
+                : "'widgetsim validate \(path)' prints those of the scenario without \(parameters!)"
+            console?.err("warning: \(path): \(hidden) more warning\(hidden == 1 ? "" : "s") not shown; \(all)")
         }
         return document
     }

@@ -317,6 +317,12 @@ struct CommandLineTests {
         let validate = try Self.widgetsim(["validate", scenario.path])
         #expect(validate.status == 0)
         #expect(warnings(validate.errors + validate.output).count == 25)
+        // `validate` takes no parameters file, so with one the line says what
+        // `validate` would print: the scenario's own warnings.
+        let parameters = directory.appendingPathComponent("parameters.json")
+        try #"{ "scheduler": { "minimumSpacing": "5m" } }"#.write(to: parameters, atomically: true, encoding: .utf8)
+        let withFile = try Self.widgetsim(["simulate", scenario.path, "--parameters", parameters.path, "--out", directory.appendingPathComponent("out").path])
+        #expect(warnings(withFile.errors).last == "warning: \(scenario.path): 5 more warnings not shown; 'widgetsim validate \(scenario.path)' prints those of the scenario without \(parameters.path)", "\(withFile.errors)")
     }
 
     /// Every option naming where widgetsim writes refuses '-' (which other

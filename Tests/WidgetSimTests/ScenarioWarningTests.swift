@@ -55,11 +55,33 @@ struct ScenarioWarningTests {
     @Test func fleetWakeAndSleepRangesThatShareAClockTimeAreWarnedOf() throws {
         let overlapping = try Self.warnings(Self.fleet(wake: #"{ "from": "06:00", "to": "08:30" }"#, sleep: #"{ "from": "07:00", "to": "09:00" }"#))
         #expect(overlapping == [
-            "w.json:3:14: field 'fleet.sleep': it shares clock times with the wake range: a device that draws a sleep at or before its wake goes to sleep the next day, awake almost 24 hours",
+            "w.json:3:14: field 'fleet.sleep': it shares clock times with the wake range: a device whose sleep falls at or before its wake goes to sleep the next day, awake almost 24 hours",
         ])
         // Across midnight on either side, the ranges are compared as clock times.
         #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "00:10", "to": "01:00" }"#, sleep: #"{ "from": "23:00", "to": "00:30" }"#)).count == 1)
         #expect(try Self.warnings(Self.fleet(wake: #"{ "from": "06:00", "to": "08:30" }"#, sleep: #"{ "from": "22:00", "to": "05:59" }"#)).isEmpty)
+    }
+
+    /// One range alone is compared with the device template's own time
+    /// (its user's wake 07:00 and sleep 23:00 by default): a sleep range
+    /// holding the template's wake, or a wake range holding its sleep, is
+    /// warned of as two ranges that meet are (found by a red-team pass).
+    @Test func aFleetRangeHoldingTheTemplatesOwnWakeOrSleepIsWarnedOf() throws {
+        func fleet(_ field: String, _ range: String) -> String {
+            """
+            { "name": "f", "fleet": { "devices": 10, "\(field)": \(range), "device": {
+                "pages": [ { "name": "home", "viewsPerDay": 10 } ], "apps": [ { "id": "a" } ],
+                "widgets": [ { "id": "w", "page": "home", "app": "a", "provider": { "policy": "atEnd" } } ] } } }
+            """
+        }
+        #expect(try Self.warnings(fleet("sleep", #"{ "from": "06:00", "to": "08:00" }"#)) == [
+            "w.json:1:51: field 'fleet.sleep': it holds the device template's wake time, 07:00: a device whose sleep falls at or before its wake goes to sleep the next day, awake almost 24 hours",
+        ])
+        #expect(try Self.warnings(fleet("wake", #"{ "from": "22:00", "to": "23:30" }"#)) == [
+            "w.json:1:50: field 'fleet.wake': it holds the device template's sleep time, 23:00: a device whose sleep falls at or before its wake goes to sleep the next day, awake almost 24 hours",
+        ])
+        #expect(try Self.warnings(fleet("sleep", #"{ "from": "22:00", "to": "00:30" }"#)).isEmpty)
+        #expect(try Self.warnings(fleet("wake", #"{ "from": "06:00", "to": "08:30" }"#)).isEmpty)
     }
 
     /// F13: WidgetKit keeps reloads at least the minimum spacing apart, so an

@@ -17,8 +17,20 @@ public struct UserProfile: Equatable, Sendable {
     public var weekdayActivity: [Double] = Array(repeating: 1, count: 7)
 
     /// The largest weekday activity: a day's rates are at most their
-    /// values times it (for room kept, and for a run's estimate).
+    /// values times it (for the room a day's views are kept in).
     public var busiestDayActivity: Double { weekdayActivity.max() ?? 1 }
+
+    /// An upper bound on the mean weekday activity over `days` days in a
+    /// row, from any weekday: over 7q + r days (r < 7) the sum is at most
+    /// the week's mean times the days plus r times the busiest day's excess
+    /// over it (for a run's estimate, which multiplies by the
+    /// days; the busiest day alone made a week of one busy day seven of them).
+    public func activityBound(days: Int) -> Double {
+        let busiest = busiestDayActivity
+        let mean = weekdayActivity.reduce(0, +) / 7
+        let days = max(1, days)
+        return min(busiest, mean + Double(days % 7) * (busiest - mean) / Double(days))
+    }
     /// Significant location changes per day, while awake (F17, F21).
     public var locationChangesPerDay: Double = 2
     /// Locale, accessibility, time and account changes per day (F17).

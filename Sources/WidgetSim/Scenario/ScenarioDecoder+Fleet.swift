@@ -43,13 +43,10 @@ extension ScenarioDecoder {
             }
             try ScenarioDecoder.requirePositiveWeight(variation.utcOffsets.map(\.weight), zones)
         }
-        if let wake = object.optional("wake") { variation.wake = try decodeClockRange(wake) }
-        if let sleep = object.optional("sleep") {
-            variation.sleep = try decodeClockRange(sleep)
-            if let wake = variation.wake, let range = variation.sleep, Self.clockRangesMeet(wake, range) {
-                warnings?.warn(sleep, "it shares clock times with the wake range: a device that draws a sleep at or before its wake goes to sleep the next day, awake almost 24 hours")
-            }
-        }
+        let wakeField = object.optional("wake"), sleepField = object.optional("sleep")
+        if let wakeField { variation.wake = try decodeClockRange(wakeField) }
+        if let sleepField { variation.sleep = try decodeClockRange(sleepField) }
+        warnOfWakeMeetingSleep(variation, user: template.user, wakeField: wakeField, sleepField: sleepField)
         if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
         if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
         if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day, from: "the start of the run") }
@@ -133,6 +130,30 @@ extension ScenarioDecoder {
             }
         }
         return from...to
+    }
+
+    /// Each device's sleep comes after its wake, a day later when its draw
+    /// falls at or before it: a wake and a sleep that can meet leave some
+    /// devices awake almost 24 hours. A range is compared with the other
+    /// range, or with the template user's own time when only one is given.
+    func warnOfWakeMeetingSleep(_ variation: FleetVariation, user: UserProfile, wakeField: ValueReader?, sleepField: ValueReader?) {
+        let consequence = "a device whose sleep falls at or before its wake goes to sleep the next day, awake almost 24 hours"
+        switch (variation.wake, variation.sleep, wakeField, sleepField) {
+        case (let wake?, let sleep?, _, let field?):
+            if Self.clockRangesMeet(wake, sleep) { warnings?.warn(field, "it shares clock times with the wake range: \(consequence)") }
+        case (let wake?, nil, let field?, _):
+            let sleep = user.sleepSecond
+            if Self.clockRangesMeet(wake, sleep...sleep) {
+                warnings?.warn(field, "it holds the device template's sleep time, \(Self.clockText(sleep % Seconds.day)): \(consequence)")
+            }
+        case (nil, let sleep?, _, let field?):
+            let wake = user.wakeSecond
+            if Self.clockRangesMeet(wake...wake, sleep) {
+                warnings?.warn(field, "it holds the device template's wake time, \(Self.clockText(wake)): \(consequence)")
+            }
+        default:
+            break
+        }
     }
 
     /// A second of the day as "HH:MM" (or "HH:MM:SS"), as scenarios write it.

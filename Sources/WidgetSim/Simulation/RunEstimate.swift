@@ -81,7 +81,7 @@ public struct RunEstimate: Equatable, Sendable {
                 let perDay = sources.reduce(0) { $0 + $1.eventsPerDay }
                 events += perDay * days
                 rows += sources.reduce(0) { $0 + $1.rowsPerDay } * days
-                views += RunEstimate.viewRowsPerDay(device) * days
+                views += RunEstimate.viewRowsPerDay(device, days: setup.days) * days
                 noteTimelines(of: device, path: "devices[\(index)]")
                 let actions = RunEstimate.scriptedActions(device, before: setup.endTime, calendar: setup.calendar(of: device))
                 if actions > scriptedActionsPerDevice {
@@ -246,8 +246,8 @@ public struct RunEstimate: Equatable, Sendable {
     // MARK: Rates
 
     /// Widget views a day: each page view shows every widget on the page.
-    static func viewRowsPerDay(_ device: DeviceSetup) -> Double {
-        device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay } * device.user.busiestDayActivity
+    static func viewRowsPerDay(_ device: DeviceSetup, days: Int) -> Double {
+        device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay } * device.user.activityBound(days: days)
     }
 
     /// Each source of events and rows on one device, per day.
@@ -268,8 +268,8 @@ public struct RunEstimate: Equatable, Sendable {
         }
         let widgetCount = Double(device.widgets.count)
         let user = device.user
-        // A user's rates on the busiest weekday, an upper bound on every day's.
-        let busiest = user.busiestDayActivity
+        // A user's rates at the weekday activity's bound over the run.
+        let busiest = user.activityBound(days: days)
         // The day's start, for the device and for each widget's day row.
         add("days", events: 1, rows: widgetCount)
         for (index, page) in device.pages.enumerated() {
