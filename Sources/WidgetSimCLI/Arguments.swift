@@ -73,6 +73,12 @@ struct ParsedArguments {
                 }
                 value = arguments[index]
                 index += 1
+                // An option where the value should be ("--out --quiet") is a
+                // value forgotten, not a directory named "--quiet"; a value
+                // that does start so is written "--out=--quiet".
+                if ParsedArguments.names(value, anOptionOf: options) {
+                    throw .usage("option '--\(name)' needs a value <\(spec.valueName!)>, and got the option '\(value)'; a value that starts with '-' is written --\(name)=\(value)")
+                }
             }
             // Every option takes one value: a second would silently replace the first.
             if let first = values.first(where: { $0.name == name }) {
@@ -80,6 +86,16 @@ struct ParsedArguments {
             }
             values.append((name, value))
         }
+    }
+
+    /// True when `argument` is one of `options` as the command line writes
+    /// it: "--name", "--name=…" or "-x".
+    static func names(_ argument: String, anOptionOf options: [OptionSpec]) -> Bool {
+        if argument.hasPrefix("--") {
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            return options.contains { $0.name == name }
+        }
+        return argument.count == 2 && argument.hasPrefix("-") && options.contains { $0.short == argument.last }
     }
 
     static func hint(_ name: String, _ options: [OptionSpec]) -> String {

@@ -171,6 +171,8 @@ struct BadInputTests {
         Case(name: "unknown widget to compare", scenario: scenario(top: #" "variants": [ { "name": "fast", "provider": { "policy": "after", "after": "15m" } } ],"#),
              arguments: ["compare", "bad.json", "--widget", "x"], code: 64,
              message: "option '--widget': no widget 'x' in bad; did you mean 'w'?; allowed: w"),
+        Case(name: "option given for a value", scenario: scenario(), arguments: simulate + ["--out", "--quiet"], code: 64,
+             message: "option '--out' needs a value <dir>, and got the option '--quiet'; a value that starts with '-' is written --out=--quiet"),
         Case(name: "option without its value", scenario: scenario(), arguments: simulate + ["--days"], code: 64, 
              message: "option '--days' needs a value <n>"),
         Case(name: "option value out of range", scenario: scenario(), arguments: simulate + ["--days", "0"], code: 64, 

@@ -325,6 +325,25 @@ struct CommandLineTests {
         #expect(warnings(withFile.errors).last == "warning: \(scenario.path): 5 more warnings not shown; 'widgetsim validate \(scenario.path)' prints those of the scenario without \(parameters.path)", "\(withFile.errors)")
     }
 
+    /// An option where an option's value should be ("--out --quiet", "--out
+    /// -q") is a value forgotten: refused, saying how to write a value that
+    /// does start with '-', where it made a directory named "--quiet".
+    @Test func anOptionGivenWhereAValueShouldBeIsAForgottenValue() throws {
+        let directory = Paths.temporaryDirectory("option-as-value")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenarios = ["--scenarios", Paths.packageRoot.appendingPathComponent("Scenarios").path]
+        for value in ["--quiet", "-q", "--seed=3"] {
+            let result = try Self.widgetsim(["simulate", "weather", "--out", value] + scenarios, in: directory)
+            #expect(result.status == 64)
+            #expect(result.errors.contains("option '--out' needs a value <dir>, and got the option '\(value)'; a value that starts with '-' is written --out=\(value)"), "\(result.errors)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+        // Written with '=', it is the value; one that is no option of the command, too.
+        #expect(try Self.widgetsim(["simulate", "weather", "--days", "1", "--out=--quiet", "-q"] + scenarios, in: directory).status == 0)
+        #expect(try Self.widgetsim(["simulate", "weather", "--days", "1", "--out", "-x", "-q"] + scenarios, in: directory).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["--quiet", "-x"])
+    }
+
     /// Every option naming where widgetsim writes refuses '-' (which other
     /// tools read as standard output, and which made a directory or file
     /// named '-') and an empty path, with a usage error that names the
