@@ -97,8 +97,6 @@ public struct CalibrationReport {
         return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
     }
 
-    /// Why the estimates may describe another widget, a sentence for each
-    /// widget that asks unlike the log's; nil when every one asks as it does.
     /// A warning when the fitted model does not reproduce two or more of
     /// the log's statistics (the goodness of fit's **no** rows), naming
     /// them: the scenario may not describe the phone, and a run that only
@@ -114,6 +112,8 @@ public struct CalibrationReport {
             + "; calibration.md, Goodness of fit): check that the scenario describes the phone, its widgets' policies above all"
     }
 
+    /// Why the estimates may describe another widget, a sentence for each
+    /// widget that asks unlike the log's; nil when every one asks as it does.
     public var policyWarning: String? {
         let mismatches = calibration.policyMismatches
         guard !mismatches.isEmpty else { return nil }
