@@ -298,6 +298,8 @@ struct CalibrationTests {
         #expect(!limit.boundIsUpper && interval.upperBound == limit.knob.high && interval.contains(60), "\(interval)")
         #expect(!limit.isFitted && calibration.fitted.dailyBudgetMin == setup.scheduler.dailyBudgetMin)
         #expect(Self.estimate(calibration, "schedulingDelay").status != .outsideRange)
+        // The scenario's limit is a range each widget draws from, and is named so.
+        #expect(CalibrationReport(calibration).markdown().contains("(the scenario's 40–70 stays)"), "\(CalibrationReport(calibration).markdown())")
         // A scenario's limit below the bound moves to the fitting value nearest it.
         var below = setup
         below.scheduler.dailyBudgetMin = 15
@@ -323,6 +325,12 @@ struct CalibrationTests {
         let window = Self.estimate(calibration, "pacingWindow"), limit = Self.estimate(calibration, "dailyBudget")
         let statuses = "\(window.status) \(window.value) \(String(describing: window.interval)); \(limit.status) \(limit.value) \(String(describing: limit.interval))"
         try #require(window.status == .bounded || limit.status == .bounded, "\(statuses)")
+        // A value moved only so that the pair fits says so (here the
+        // window: the scenario's 18 hours lie within its bound).
+        #expect(calibration.estimates.contains { $0.movedToFitThePair }, "\(statuses)")
+        for moved in calibration.estimates where moved.movedToFitThePair {
+            #expect(CalibrationReport.boundText(moved).contains("beside the other's (the pacing window and the daily limit go together) it does not fit the log, so "))
+        }
         for label in ["WidgetKit's own calls per widget-day after learning", "median gap between own calls"] {
             let row = try #require(calibration.fit.first { $0.label == label })
             #expect(row.fits == true, "\(label): \(String(describing: row.observed)) against \(String(describing: row.simulatedLow))–\(String(describing: row.simulatedHigh)); \(statuses)")
@@ -622,6 +630,7 @@ struct CalibrationTests {
         let setup = try Self.phone(after: "1m", days: 6, sessions: 0)
         let log = try Self.log(of: setup) { $0.dailyBudgetMin = 400; $0.dailyBudgetMax = 400; $0.minimumSpacing = 60 }
         var findings: [Calibration.Finding] = []
+        var reports: [String] = []
         for start in [20, 140] {
             var started = setup
             started.scheduler.dailyBudgetMin = start
@@ -630,8 +639,11 @@ struct CalibrationTests {
             options.knobs = ["dailyBudget"]
             let calibration = try Calibration.run(log: log, setup: started, device: 0, options: options)
             findings.append(Self.estimate(calibration, "dailyBudget"))
+            reports.append(CalibrationReport(calibration).markdown())
             #expect(calibration.fitted.dailyBudgetMin == start, "a value outside the range is not fitted")
         }
+        // Its own line at the top, not among those the log cannot identify.
+        #expect(reports.allSatisfy { $0.contains("**Outside the range:** `dailyBudget` (no value tried reproduces the log") && !$0.contains("**Not identified:**") })
         #expect(findings.allSatisfy { $0.status == .outsideRange }, "\(findings.map(\.status))")
         #expect(findings[0].value == findings[1].value, "the closest value tried: \(findings.map(\.value))")
         #expect(findings.allSatisfy { abs($0.value - 150) < 1e-9 }, "the range's top came closest: \(findings.map(\.value))")

@@ -164,6 +164,10 @@ public struct Calibration: Sendable {
         /// For a bounded unknown: true when the scenario's value lay outside
         /// the bound, so `value` replaced it in the fitted model.
         public var replacedScenarioValue = false
+        /// For the pacing window or the daily limit: true when the value
+        /// replaced the scenario's because, beside the other's, it did not
+        /// fit the log (see `fitJointly`), though within its own bound.
+        public var movedToFitThePair = false
 
         /// True when `value` is in the fitted model (and `parameters.json`)
         /// in place of the scenario's.
@@ -520,6 +524,7 @@ public struct Calibration: Sendable {
                         let bestValue = index == 0 ? pairs[best.index].window : pairs[best.index].limit
                         result[index].knob.set(&parameters, bestValue)
                         result[index].value = result[index].knob.get(parameters)
+                        result[index].movedToFitThePair = !result[index].replacedScenarioValue
                         result[index].replacedScenarioValue = true
                     }
                 }

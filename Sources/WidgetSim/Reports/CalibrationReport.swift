@@ -83,18 +83,37 @@ public struct CalibrationReport {
         }
     }
 
-    /// "bounded: at most 8m23s; every value from 1m up to it fits, ...": what
-    /// the log says of a bounded unknown, and which value the model keeps.
+    /// "bounded: at most 8m23s; the values tried below it, down to 1m,
+    /// fit, ...": what the log says of a bounded unknown, and which value
+    /// the model keeps. The bound itself is the first value tried that the
+    /// log rules out (or a step past the last that fits), so it is named as
+    /// the edge, not as a value that fits.
     public static func boundText(_ estimate: Calibration.Finding) -> String {
         guard let interval = estimate.interval else { return "bounded" }
         let knob = estimate.knob
         let bound = estimate.boundIsUpper
-            ? "at most \(knob.format(interval.upperBound)); every value from \(knob.format(knob.low)) up to it fits"
-            : "at least \(knob.format(interval.lowerBound)); every value from it up to \(knob.format(knob.high)) fits"
-        let kept = estimate.replacedScenarioValue
-            ? "the scenario's value lies outside, so \(knob.format(estimate.value)), the fitting value nearest it, replaces it"
-            : "the scenario's value lies within and stays"
+            ? "at most \(knob.format(interval.upperBound)); the values tried below it, down to \(knob.format(knob.low)), fit"
+            : "at least \(knob.format(interval.lowerBound)); the values tried above it, up to \(knob.format(knob.high)), fit"
+        let kept: String
+        if estimate.movedToFitThePair {
+            kept = "the scenario's value lies within, but beside the other's (the pacing window and the daily limit go together) it does not fit the log, so \(knob.format(estimate.value)), of the pair that fits best, replaces it"
+        } else if estimate.replacedScenarioValue {
+            kept = "the scenario's value lies outside, so \(knob.format(estimate.value)), the value tried nearest it that fits, replaces it"
+        } else {
+            kept = "the scenario's value lies within and stays"
+        }
         return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
+    }
+
+    /// An unfitted unknown's value as the scenario gives it: a daily limit
+    /// the scenario draws for each widget from a range ("40–70") is named
+    /// as that range, not as its middle, which no widget need have drawn.
+    func scenarioValue(_ estimate: Calibration.Finding) -> String {
+        let model = calibration.fitted
+        if estimate.knob.field == "dailyBudget" && !estimate.isFitted && model.dailyBudgetMin != model.dailyBudgetMax {
+            return "\(model.dailyBudgetMin)–\(model.dailyBudgetMax)"
+        }
+        return estimate.knob.format(estimate.value)
     }
 
     /// A warning when the fitted model does not reproduce two or more of
@@ -157,7 +176,8 @@ public struct CalibrationReport {
         }
         let identified = c.estimates.filter { $0.status == .identified }
         let bounded = c.estimates.filter { $0.status == .bounded }
-        let others = c.estimates.filter { $0.status != .identified && $0.status != .bounded }
+        let outside = c.estimates.filter { $0.status == .outsideRange }
+        let others = c.estimates.filter { $0.status == .notIdentifiable || $0.status == .noData }
         if identified.isEmpty {
             lines.append("**Nothing identified:** this log pins down no unknown (the status column says why for each); the scenario's values stay\(bounded.contains(where: \.replacedScenarioValue) ? " unless a bound rules them out" : "").")
         } else {
@@ -167,9 +187,12 @@ public struct CalibrationReport {
             lines.append("**Bounded only:** " + bounded.map { estimate in
                 let interval = estimate.interval!
                 let bound = estimate.boundIsUpper ? "at most \(estimate.knob.format(interval.upperBound))" : "at least \(estimate.knob.format(interval.lowerBound))"
-                let kept = estimate.replacedScenarioValue ? "set to \(estimate.knob.format(estimate.value))" : "the scenario's \(estimate.knob.format(estimate.value)) stays"
+                let kept = estimate.replacedScenarioValue ? "set to \(estimate.knob.format(estimate.value))" : "the scenario's \(scenarioValue(estimate)) stays"
                 return "`\(estimate.knob.field)` \(bound) (\(kept))"
             }.joined(separator: "; ") + ".")
+        }
+        if !outside.isEmpty {
+            lines.append("**Outside the range:** " + outside.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (no value tried reproduces the log; see the table; the scenario's values stay).")
         }
         if !others.isEmpty {
             lines.append("**Not identified:** " + others.map { "`\($0.knob.field)`" }.joined(separator: ", ") + " (see the table; the scenario's values stay).")
@@ -204,7 +227,9 @@ public struct CalibrationReport {
         lines.append("| unknown | facts | meaning | estimate | 95 % interval | statistic | observed | status |")
         lines.append("|---|---|---|--:|---|---|--:|---|")
         for estimate in c.estimates {
-            let value = estimate.isFitted ? estimate.knob.format(estimate.value) : "(\(estimate.knob.format(estimate.value)))"
+            // Outside the range, the closest value tried; otherwise the scenario's.
+            let value = estimate.isFitted ? estimate.knob.format(estimate.value)
+                : "(\(estimate.status == .outsideRange ? estimate.knob.format(estimate.value) : scenarioValue(estimate)))"
             lines.append("| `\(estimate.knob.field)` | \(estimate.knob.facts) | \(estimate.knob.meaning) | \(value) | \(interval(estimate)) | \(estimate.knob.statistic.label) | \(text(estimate.observed, duration: estimate.knob.statistic.isDuration)) | \(status(estimate)) |")
         }
         if c.estimates.contains(where: { !$0.isFitted }) {
