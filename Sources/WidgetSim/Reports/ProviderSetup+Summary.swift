@@ -43,7 +43,7 @@ extension PolicyRule {
             conditions.append(consecutive ? days.first!.shortName + "–" + days.last!.shortName : days.map(\.shortName).joined(separator: ","))
         }
         if let window {
-            conditions.append(PolicyRule.clockText(window.from) + "–" + PolicyRule.clockText(window.to))
+            conditions.append(DurationText.clock(window.from) + "–" + DurationText.clock(window.to))
         }
         if let truth { conditions.append("truth \(truth.rawValue)") }
         let policy: String
@@ -51,13 +51,8 @@ extension PolicyRule {
         case .atEnd: policy = "atEnd"
         case .never: policy = "never"
         case .after(let interval): policy = "after(\(DurationText.format(Double(interval))))"
-        case .until(let second): policy = "after(next \(PolicyRule.clockText(second)))"
+        case .until(let second): policy = "after(next \(DurationText.clock(second)))"
         }
         return conditions.joined(separator: " ") + ": " + policy
-    }
-
-    static func clockText(_ secondOfDay: Int) -> String {
-        let hours = secondOfDay / Seconds.hour, minutes = secondOfDay % Seconds.hour / Seconds.minute
-        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
 }

@@ -126,7 +126,7 @@ extension ScenarioDecoder {
             // A range across midnight is meant for sleep ("22:00" to "00:30");
             // one longer than half a day is more likely from and to swapped.
             if to - from > Seconds.day / 2 {
-                warnings?.warn(value, "from \(Self.clockText(from)) to \(Self.clockText(to % Seconds.day)) crosses midnight, so each device draws a time from \(DurationText.format(Double(to - from))) of the day; if the range is \(Self.clockText(to % Seconds.day)) to \(Self.clockText(from)), swap from and to")
+                warnings?.warn(value, "from \(DurationText.clock(from)) to \(DurationText.clock(to % Seconds.day)) crosses midnight, so each device draws a time from \(DurationText.format(Double(to - from))) of the day; if the range is \(DurationText.clock(to % Seconds.day)) to \(DurationText.clock(from)), swap from and to")
             }
         }
         return from...to
@@ -144,23 +144,16 @@ extension ScenarioDecoder {
         case (let wake?, nil, let field?, _):
             let sleep = user.sleepSecond
             if Self.clockRangesMeet(wake, sleep...sleep) {
-                warnings?.warn(field, "it holds the device template's sleep time, \(Self.clockText(sleep % Seconds.day)): \(consequence)")
+                warnings?.warn(field, "it holds the device template's sleep time, \(DurationText.clock(sleep % Seconds.day)): \(consequence)")
             }
         case (nil, let sleep?, _, let field?):
             let wake = user.wakeSecond
             if Self.clockRangesMeet(wake...wake, sleep) {
-                warnings?.warn(field, "it holds the device template's wake time, \(Self.clockText(wake)): \(consequence)")
+                warnings?.warn(field, "it holds the device template's wake time, \(DurationText.clock(wake)): \(consequence)")
             }
         default:
             break
         }
-    }
-
-    /// A second of the day as "HH:MM" (or "HH:MM:SS"), as scenarios write it.
-    static func clockText(_ second: Int) -> String {
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        let clock = "\(two(second / Seconds.hour)):\(two(second / Seconds.minute % 60))"
-        return second % 60 == 0 ? clock : clock + ":\(two(second % 60))"
     }
 
     /// True when two clock ranges (each `from...to`, `to` past a day when

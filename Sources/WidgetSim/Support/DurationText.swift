@@ -97,6 +97,14 @@ public enum DurationText {
         return parts[first...last].map { "\($0.0)\($0.1)" }.joined()
     }
 
+    /// A second of the day as a scenario writes a clock time: "07:30", or
+    /// "07:30:15" when it has seconds (schedule windows, fleet ranges).
+    public static func clock(_ secondOfDay: Int) -> String {
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        let text = "\(two(secondOfDay / Seconds.hour)):\(two(secondOfDay / Seconds.minute % 60))"
+        return secondOfDay % 60 == 0 ? text : text + ":\(two(secondOfDay % 60))"
+    }
+
     /// How long a log spans: "6.9 days" from a day on, its duration
     /// ("1h12m") under a day, where "0.0 days" would say nothing.
     public static func span(_ seconds: Int) -> String {
