@@ -129,7 +129,7 @@ struct DailyRhythmTests {
         func error(_ text: String) -> String {
             do { _ = try Self.week(text); return "" } catch { return "\(error)" }
         }
-        #expect(error(#"{ "saturday": 0.5 }"#).contains("unknown field 'devices[0].user.weekdayActivity.saturday'; allowed fields here: mon, tue, wed, thu, fri, sat, sun"), "\(error(#"{ "saturday": 0.5 }"#))")
+        #expect(error(#"{ "saturday": 0.5 }"#).contains("unknown field 'devices[0].user.weekdayActivity.saturday' (did you mean 'sat'?); allowed fields here: mon, tue, wed, thu, fri, sat, sun"), "\(error(#"{ "saturday": 0.5 }"#))")
         #expect(error(#"{ "mon": 11 }"#).contains("field 'devices[0].user.weekdayActivity.mon': 11 is out of range"), "\(error(#"{ "mon": 11 }"#))")
         let zeros = #"{ "mon": 0, "tue": 0, "wed": 0, "thu": 0, "fri": 0, "sat": 0, "sun": 0 }"#
         #expect(error(zeros).contains("field 'devices[0].user.weekdayActivity': every day is 0"), "\(error(zeros))")

@@ -165,8 +165,8 @@ struct ScenarioWarningTests {
                 let distance = Suggestion.editDistance(word.lowercased(), candidate.lowercased())
                 if best == nil || distance < best!.distance { best = (distance, candidate) }
             }
-            guard let best, best.distance <= max(2, word.count / 3) else { return nil }
-            return best.candidate
+            if let best, best.distance <= max(2, word.count / 3) { return best.candidate }
+            return candidates.filter { $0.count >= 3 && word.lowercased().hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
         }
         var random = RandomStream(seed: 31)
         let letters = Array("abcAB.-")
@@ -178,6 +178,20 @@ struct ScenarioWarningTests {
             #expect(Suggestion.nearest(to: typed, among: candidates) == reference(typed, candidates), "\(typed) among \(candidates)")
         }
         #expect(Suggestion.nearest(to: String(repeating: "x", count: 1 << 20), among: ["weather", "news"]) == nil)
+    }
+
+    /// A short name written out in full is too far from it for a typo, but
+    /// plainly meant: "sunday" suggests "sun", where no suggestion came.
+    @Test func aNameWrittenOutInFullSuggestsItsShortForm() throws {
+        let weekdays = Weekday.allCases.map(\.shortName)
+        #expect(Suggestion.nearest(to: "sunday", among: weekdays) == "sun")
+        #expect(Suggestion.nearest(to: "Thursday", among: weekdays) == "thu")
+        #expect(Suggestion.nearest(to: "weekend", among: weekdays) == nil)
+        let text = #"{ "name": "w", "days": 1, "devices": [ { "id": "p", "user": { "weekdayActivity": { "sunday": 0.5 } }, "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } ] }"#
+        #expect(throws: ScenarioError.self) { try ScenarioLoader.decode(text, file: "w.json") }
+        do { _ = try ScenarioLoader.decode(text, file: "w.json") } catch {
+            #expect("\(error)".contains("unknown field 'devices[0].user.weekdayActivity.sunday' (did you mean 'sun'?)"), "\(error)")
+        }
     }
 
     /// A fleet moment's kind is checked against the template's widgets (every

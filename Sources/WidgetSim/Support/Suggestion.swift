@@ -1,7 +1,8 @@
 /// "Did you mean" suggestions for names typed by people.
 public enum Suggestion {
     /// The closest of `candidates` to `word` by edit distance (ignoring case),
-    /// if close enough to be a plausible typo.
+    /// if close enough to be a plausible typo; else the longest candidate
+    /// the word begins with, an abbreviation written out.
     public static func nearest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         let length = lowered.count
@@ -18,8 +19,13 @@ public enum Suggestion {
             let distance = editDistance(lowered, other)
             if best == nil || distance < best!.distance { best = (distance, candidate) }
         }
-        guard let best, best.distance <= plausible else { return nil }
-        return best.candidate
+        if let best, best.distance <= plausible { return best.candidate }
+        // A short name written out in full ("sunday" for "sun", "thursday"
+        // for "thu"): too far for a typo, but plainly meant. The longest
+        // candidate of three letters or more that the word begins with.
+        return candidates
+            .filter { $0.count >= 3 && lowered.hasPrefix($0.lowercased()) }
+            .max { $0.count < $1.count }
     }
 
     /// How a hint is written in a message.
