@@ -696,6 +696,17 @@ struct CalibrationTests {
         #expect(CalibrationReport(calibration).markdown().contains("Use it: `widgetsim simulate calibration-phone --parameters"))
     }
 
+    /// The title names the variant calibrated against, as the "use it" line
+    /// does: two calibrations of one scenario's variants read alike otherwise.
+    @Test func theTitleNamesTheVariant() throws {
+        let setup = try Self.phone(after: "1h", days: 2)
+        var options = Self.smallOptions
+        options.knobs = ["foregroundReloadDelay"]
+        let calibration = try Calibration.run(log: try Self.log(of: setup) { _ in }, setup: setup, device: 0, options: options)
+        #expect(CalibrationReport(calibration, variant: "fast").markdown().hasPrefix("# Calibration of calibration-phone (variant fast) from "))
+        #expect(CalibrationReport(calibration).markdown().hasPrefix("# Calibration of calibration-phone from "))
+    }
+
     @Test func theParametersFileHoldsOnlyTheIdentifiedValuesAndLoadsBack() throws {
         let setup = try Self.phone(after: "5m", days: 8)
         let log = try Self.log(of: setup) { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 }

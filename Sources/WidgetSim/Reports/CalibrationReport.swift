@@ -168,7 +168,9 @@ public struct CalibrationReport {
         let c = calibration
         let a = c.analysis
         var lines: [String] = []
-        lines.append("# Calibration of \(DisplayText.markdownCell(c.scenario)) from \(DisplayText.markdownCell(c.logFile))")
+        // The variant too: two calibrations of one scenario's variants read alike otherwise.
+        let variantName = variant.map { " (variant \(DisplayText.markdownCell($0)))" } ?? ""
+        lines.append("# Calibration of \(DisplayText.markdownCell(c.scenario))\(variantName) from \(DisplayText.markdownCell(c.logFile))")
         lines.append("")
         if let policyWarning {
             lines.append("**Check the scenario first.** " + policyWarning)
