@@ -74,8 +74,8 @@ public enum Interruption {
     }
 
     /// The signals that end a run cleanly: SIGHUP left out by `install`
-    /// when the run was started with it ignored (`nohup`). Set before any
-    /// other thread starts, and never again.
+    /// when the run was started with it ignored (`nohup`). Set there, before
+    /// the threads widgetsim starts, and never again.
     nonisolated(unsafe) static private(set) var handled = [SIGINT, SIGTERM, SIGHUP]
 
     /// True when the process was started with `number` ignored.

@@ -43,10 +43,11 @@ extension ScenarioDecoder {
             }
             try ScenarioDecoder.requirePositiveWeight(variation.utcOffsets.map(\.weight), zones)
         }
-        let wakeField = object.optional("wake"), sleepField = object.optional("sleep")
-        if let wakeField { variation.wake = try decodeClockRange(wakeField) }
-        if let sleepField { variation.sleep = try decodeClockRange(sleepField) }
-        warnOfWakeMeetingSleep(variation, user: template.user, wakeField: wakeField, sleepField: sleepField)
+        let wake = try object.optional("wake").map { field throws(ScenarioError) in (range: try decodeClockRange(field), field: field) }
+        let sleep = try object.optional("sleep").map { field throws(ScenarioError) in (range: try decodeClockRange(field), field: field) }
+        variation.wake = wake?.range
+        variation.sleep = sleep?.range
+        warnOfWakeMeetingSleep(wake: wake, sleep: sleep, user: template.user)
         if let scale = object.optional("viewsScale") { variation.viewsScale = try decodeValueDistribution(scale) }
         if let scale = object.optional("sessionsScale") { variation.sessionsScale = try decodeValueDistribution(scale) }
         if let within = object.optional("addedWithin") { variation.addedWithin = try within.wholeSeconds(maximum: days * Seconds.day, from: "the start of the run") }
@@ -136,22 +137,24 @@ extension ScenarioDecoder {
     /// falls at or before it: a wake and a sleep that can meet leave some
     /// devices awake almost 24 hours. A range is compared with the other
     /// range, or with the template user's own time when only one is given.
-    func warnOfWakeMeetingSleep(_ variation: FleetVariation, user: UserProfile, wakeField: ValueReader?, sleepField: ValueReader?) {
+    func warnOfWakeMeetingSleep(
+        wake: (range: ClosedRange<Int>, field: ValueReader)?, sleep: (range: ClosedRange<Int>, field: ValueReader)?, user: UserProfile
+    ) {
         let consequence = "a device whose sleep falls at or before its wake goes to sleep the next day, awake almost 24 hours"
-        switch (variation.wake, variation.sleep, wakeField, sleepField) {
-        case (let wake?, let sleep?, _, let field?):
-            if Self.clockRangesMeet(wake, sleep) { warnings?.warn(field, "it shares clock times with the wake range: \(consequence)") }
-        case (let wake?, nil, let field?, _):
+        switch (wake, sleep) {
+        case (let wake?, let sleep?):
+            if Self.clockRangesMeet(wake.range, sleep.range) { warnings?.warn(sleep.field, "it shares clock times with the wake range: \(consequence)") }
+        case (let wake?, nil):
             let sleep = user.sleepSecond
-            if Self.clockRangesMeet(wake, sleep...sleep) {
-                warnings?.warn(field, "it holds the device template's sleep time, \(DurationText.clock(sleep % Seconds.day)): \(consequence)")
+            if Self.clockRangesMeet(wake.range, sleep...sleep) {
+                warnings?.warn(wake.field, "it holds the device template's sleep time, \(DurationText.clock(sleep % Seconds.day)): \(consequence)")
             }
-        case (nil, let sleep?, _, let field?):
+        case (nil, let sleep?):
             let wake = user.wakeSecond
-            if Self.clockRangesMeet(wake...wake, sleep) {
-                warnings?.warn(field, "it holds the device template's wake time, \(DurationText.clock(wake)): \(consequence)")
+            if Self.clockRangesMeet(wake...wake, sleep.range) {
+                warnings?.warn(sleep.field, "it holds the device template's wake time, \(DurationText.clock(wake)): \(consequence)")
             }
-        default:
+        case (nil, nil):
             break
         }
     }

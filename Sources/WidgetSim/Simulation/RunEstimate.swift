@@ -269,19 +269,19 @@ public struct RunEstimate: Equatable, Sendable {
         let widgetCount = Double(device.widgets.count)
         let user = device.user
         // A user's rates at the weekday activity's bound over the run.
-        let busiest = user.activityBound(days: days)
+        let activity = user.activityBound(days: days)
         // The day's start, for the device and for each widget's day row.
         add("days", events: 1, rows: widgetCount)
         for (index, page) in device.pages.enumerated() {
             let onPage = Double(device.widgets.filter { $0.page == index }.count)
-            add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay * busiest, rows: page.viewsPerDay * busiest * onPage)
+            add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay * activity, rows: page.viewsPerDay * activity * onPage)
         }
         // Free reload requests each widget receives a day (F17), by widget.
         var freeRequests = [Double](repeating: 0, count: device.widgets.count)
         // Budgeted requests (WidgetCenter, F16) each widget receives a day.
         var budgetedRequests = [Double](repeating: 0, count: device.widgets.count)
         for (index, app) in device.apps.enumerated() {
-            let sessions = app.sessionsPerDay * busiest, mediaSessions = app.mediaSessionsPerDay * busiest
+            let sessions = app.sessionsPerDay * activity, mediaSessions = app.mediaSessionsPerDay * activity
             let ticks = app.mediaReloadInterval > 0
                 ? mediaSessions * app.mediaSessionLength.mean / Double(app.mediaReloadInterval) : 0
             add("\(path).apps[\(index)].sessionsPerDay", events: 2 * sessions)
@@ -290,7 +290,7 @@ public struct RunEstimate: Equatable, Sendable {
                 freeRequests[widget] += sessions + ticks
             }
         }
-        let locationChanges = user.locationChangesPerDay * busiest
+        let locationChanges = user.locationChangesPerDay * activity
         add("\(path).user.locationChangesPerDay", events: locationChanges)
         add("\(path).user.systemChangesPerDay", events: user.systemChangesPerDay)
         for widget in device.widgets.indices {
@@ -298,7 +298,7 @@ public struct RunEstimate: Equatable, Sendable {
         }
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
-            let views = device.pages[widget.page].viewsPerDay * busiest
+            let views = device.pages[widget.page].viewsPerDay * activity
             freeRequests[index] += views * widget.tapsPerView
             let truth = widget.truth
             if let periodic = truth.periodic {
