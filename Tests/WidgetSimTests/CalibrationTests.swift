@@ -92,6 +92,11 @@ struct CalibrationTests {
             mustIdentify: [], mustNotIdentify: ["dailyBudget"],
             hidden: { $0.dailyBudgetMin = 30; $0.dailyBudgetMax = 30 },
             truth: [:]),
+        RecoveryCase(
+            name: "a widget asking every minute shows its spacing", after: "1m", days: 10,
+            mustIdentify: ["minimumSpacing"], mustNotIdentify: [],
+            hidden: { $0.minimumSpacing = 15 * Seconds.minute; $0.dailyBudgetMin = 120; $0.dailyBudgetMax = 120 },
+            truth: ["minimumSpacing": Double(15 * Seconds.minute)]),
     ]
 
     @Test(arguments: CalibrationTests.recoveryCases)
@@ -220,7 +225,7 @@ struct CalibrationTests {
     /// Fitting values that run to one end of the range, where the simulated
     /// statistic never crosses the log's or moves less than one log's noise,
     /// only bound the unknown: a widget
-    /// asking every 5 minutes has a smallest gap of about 5 minutes for
+    /// asking every 5 minutes has a low gap of about 5 minutes for
     /// every spacing up to 5 minutes, so a log's 5m2s says "at most about
     /// 5 minutes", not "1 minute", the value tried whose mean came nearest.
     @Test func aFitThatRunsToAnEndWithoutCrossingTheLogIsABoundOnly() {
@@ -243,6 +248,77 @@ struct CalibrationTests {
         let identified = Calibration.invert(steep, observed: 302, range: 60...600)
         #expect(identified.status == .identified)
         #expect(identified.value == 150)
+    }
+
+    /// The statistic that shows the spacing is a low gap, not the smallest:
+    /// the 1st percentile of the gaps between own calls, at least the third
+    /// smallest. A free reload the phone cannot tell from WidgetKit's own (a
+    /// locale change, F17) makes two short gaps, which leave it unmoved.
+    @Test func theSpacingsStatisticLeavesOutTheTwoShortGapsOfAFreeReload() throws {
+        let setup = try Self.phone(after: "5m", days: 10)
+        var log = try Self.log(of: setup) { $0.minimumSpacing = 20 * Seconds.minute; $0.dailyBudgetMin = 120; $0.dailyBudgetMax = 120 }
+        let before = DeviceLogAnalysis(log)
+        let low = try #require(before.value(of: .lowGap, learningSeconds: 0))
+        #expect(low >= Double(20 * Seconds.minute), "\(low)")
+        // A free reload a minute after the tenth own call: two gaps of a
+        // minute and of about 19, shorter than the spacing.
+        let calls = log.lines.indices.filter { log.lines[$0].event == .timeline }
+        var free = log.lines[calls[10]]
+        free.time.epochSeconds += Seconds.minute
+        log.lines.insert(free, at: calls[10] + 1)
+        let after = DeviceLogAnalysis(log)
+        #expect(after.sortedGaps.first == Seconds.minute, "the smallest gap is now the free reload's")
+        #expect(after.value(of: .lowGap, learningSeconds: 0) == low, "the low gap is unmoved")
+        // Its rank: the 1st percentile's, at least the third, at most the count.
+        #expect([1, 2, 3, 250, 300, 301, 500, 1_000].map(DeviceLogAnalysis.lowGapRank(count:)) == [1, 2, 3, 3, 3, 4, 5, 10])
+    }
+
+    /// A phone whose free reloads (a locale or accessibility change, F17)
+    /// look like WidgetKit's own shows its spacing all the same: the
+    /// smallest gap of one simulated log in a few was a free reload's,
+    /// which left every spacing consistent with the log ("not
+    /// identifiable" for this 15-minute spacing, at a change every ten days).
+    @Test func aSpacingIsFoundThroughFreeReloadsTheLogCannotTellFromWidgetKitsOwn() throws {
+        var setup = try Self.phone(after: "1m", days: 10)
+        setup.devices[0].user.systemChangesPerDay = 0.1
+        let log = try Self.log(of: setup) { $0.minimumSpacing = 15 * Seconds.minute; $0.dailyBudgetMin = 120; $0.dailyBudgetMax = 120 }
+        var options = Self.smallOptions
+        options.knobs = ["minimumSpacing"]
+        let spacing = Self.estimate(try Calibration.run(log: log, setup: setup, device: 0, options: options), "minimumSpacing")
+        #expect(spacing.status == .identified, "\(spacing.status)")
+        #expect(spacing.interval?.contains(Double(15 * Seconds.minute)) == true, "\(String(describing: spacing.interval))")
+    }
+
+    /// A simulated statistic that is the same from the range's end up to
+    /// where it crosses the log's, and moves only past it, marks where the
+    /// unknown starts to act: on common random numbers the values from the
+    /// end to the crossing give the same logs and fit alike, and the
+    /// crossing's own value is set by noise. Only a bound. (A 3-day log of a
+    /// widget asking every 5 minutes: its low gap is the same for every
+    /// spacing up to 4 minutes and rises past 5; written as identified, the
+    /// crossing made a spacing of 4m44s for a true 5m.)
+    @Test func aStatisticThatIsTheSameFromTheRangesEndToTheCrossingOnlyBoundsTheUnknown() {
+        let values: [Double] = [60, 86, 122, 174, 247, 329, 353, 503, 769, 1_177, 1_800]
+        let means: [Double] = [315, 315, 315, 315, 315, 342, 365, 510, 774, 1_181, 1_805]
+        let grid = values.indices.map { (value: values[$0], mean: means[$0], low: means[$0] - 23, high: means[$0] + 23) }
+        let found = Calibration.invert(grid, observed: 327, range: 60...1_800)
+        #expect(found.status == .bounded, "\(found)")
+        #expect(found.interval == 60...353)
+        #expect(found.value == 329, "the last fitting value, nearest any value the bound rules out")
+        // Moving by more than the noise from the range's end on, the crossing is the estimate.
+        let climbing: [Double] = [320, 335, 350, 365, 380, 395, 410, 510, 774, 1_181, 1_805]
+        let steady = values.indices.map { (value: values[$0], mean: climbing[$0], low: climbing[$0] - 10, high: climbing[$0] + 10) }
+        let identified = Calibration.invert(steady, observed: 327, range: 60...1_800)
+        #expect(identified.status == .identified, "\(identified)")
+        // Climbing steadily to the range's upper end, the statistic moves by
+        // less than the noise over the two values past the crossing, but it
+        // moves: still an estimate (the foreground delay's median as it nears
+        // the 2 minutes past which a reload is no longer the app's).
+        let towardTheTop: [Double] = [40, 80, 120, 160, 200, 300, 308, 316, 324, 332, 340]
+        let top = values.indices.map { (value: values[$0], mean: towardTheTop[$0], low: towardTheTop[$0] - 23, high: towardTheTop[$0] + 23) }
+        let nearTheTop = Calibration.invert(top, observed: 327, range: 60...1_800)
+        #expect(nearTheTop.status == .identified, "\(nearTheTop)")
+        #expect(nearTheTop.interval == 329...1_800)
     }
 
     /// A bounded unknown keeps the scenario's value when the bound allows
@@ -406,7 +482,7 @@ struct CalibrationTests {
                 #expect(shown == 0, "\(statistic) is never negative")
             }
         }
-        #expect(Calibration.shownLow(25, of: .smallestGap) == 25, "a range above zero is shown as it is")
+        #expect(Calibration.shownLow(25, of: .lowGap) == 25, "a range above zero is shown as it is")
     }
 
     /// The unknowns are fitted to the scenario's widget: a log whose widget

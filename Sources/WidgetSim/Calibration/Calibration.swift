@@ -58,7 +58,7 @@ public struct CalibrationKnob: Sendable {
             format: { DurationText.format($0.rounded()) },
             restore: { $0.foregroundReloadDelay = $1.foregroundReloadDelay }),
         CalibrationKnob(
-            field: "minimumSpacing", statistic: .smallestGap, facts: "F13",
+            field: "minimumSpacing", statistic: .lowGap, facts: "F13",
             meaning: "least time between budgeted reloads of a widget",
             needs: "a widget that asks for reloads closer than the spacing, with budget to spare: a short `after`, or reloads back to back after a quiet spell",
             low: 60, high: 30 * 60, geometric: true,
@@ -744,7 +744,7 @@ public struct Calibration: Sendable {
 
     /// The lower end of a simulated range as the goodness of fit shows it.
     /// The prediction range is normal, so for a skewed statistic near zero
-    /// (the smallest gap of a widget with a few calls a day) its lower end
+    /// (the low gap of a widget with a few calls a day) its lower end
     /// can fall below zero, which such a statistic never does: it is shown
     /// from zero. The fitting keeps the range as computed.
     static func shownLow(_ low: Double, of statistic: LogStatistic) -> Double {
@@ -790,28 +790,46 @@ public struct Calibration: Sendable {
         }
         // Where the mean crosses the observation, between neighbouring grid values.
         var value = grid[nearest].value
-        var crosses = false
+        var crossing: Int?
         for index in max(0, first - 1)..<min(grid.count - 1, last + 1) {
             let a = grid[index], b = grid[index + 1]
             if (a.mean - observed) * (b.mean - observed) <= 0, a.mean != b.mean {
                 value = a.value + (b.value - a.value) * (observed - a.mean) / (b.mean - a.mean)
-                crosses = true
+                crossing = index
                 break
             }
         }
+        let crosses = crossing != nil
         // Fitting values that run to one end of the range bound the unknown
         // from that side only when the log cannot tell them apart: no
         // crossing among them, or means that differ by no more than the
-        // noise of one log, where a crossing is the noise's (the smallest gap of a
+        // noise of one log, where a crossing is the noise's (the low gap of a
         // widget asking every 5 minutes is 5 minutes for every spacing up to
         // 5 minutes). The estimate is then no better than any value there.
         let reachesEnd = lower <= range.lowerBound || upper >= range.upperBound
         let fittingRows = grid[first...last]
         let fittingMeans = fittingRows.map(\.mean)
-        // At most, not below: statistics the policy sets exactly (a smallest
+        // At most, not below: statistics the policy sets exactly (a low
         // gap of 60 s for every spacing up to a minute) have no noise at all.
         let flat = fittingMeans.max()! - fittingMeans.min()! <= fittingRows.map { ($0.high - $0.low) / 2 }.max()!
-        if reachesEnd && (!crosses || flat) {
+        // Nor when the simulated statistic is the same, to the last digit,
+        // from the range's end up to the crossing, and moves only past it:
+        // on common random numbers, the unknown does not act at those values
+        // (the low gap of a widget asking every 5 minutes is the same for
+        // every spacing up to 5 minutes, and rises past it), so the crossing
+        // marks only where it starts to, and the values from the end up to
+        // it fit alike. Written as identified, the crossing's value is set
+        // by noise (a spacing of 4m44s for a true 5m). The same, not within
+        // the noise: a statistic that still moves there, as the foreground
+        // delay's median does as it nears the 2 minutes past which a reload
+        // is no longer the app's, gives a crossing that is an estimate.
+        var standsStillToCrossing = false
+        if let crossing {
+            let endSide = lower <= range.lowerBound ? grid[first...max(first, crossing)] : grid[min(last, crossing + 1)...last]
+            let means = endSide.map(\.mean)
+            standsStillToCrossing = means.count >= 2 && means.max()! - means.min()! <= 1e-9 * max(1, abs(means.max()!))
+        }
+        if reachesEnd && (!crosses || flat || standsStillToCrossing) {
             // A bound's value is its fitting value farthest from the range's
             // end, the one nearest any value the bound rules out: what
             // replaces such a value with the least move. (The interval's own
