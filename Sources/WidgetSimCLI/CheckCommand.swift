@@ -24,7 +24,8 @@ struct CheckCommand: Command {
         holds and 1 at the first violation, which it names with its file and line;
         65 when a file is not in the report's format, a number is out of range,
         or a file is too large (over 1 GiB; or a report's files together more
-        than a fifth of the memory the process may plan on); 66 when one is missing or unreadable.
+        than a fifth of the memory the process may plan on); 66 when one is missing or unreadable,
+        or the directory is a fleet report (it keeps counters, not rows: nothing to audit).
         Times are whole seconds up to 10,000,000,000. Options override --parameters, which
         overrides the report's own parameters.csv.
 

@@ -93,6 +93,17 @@ struct ReportArtifactTests {
         #expect(ProviderSetup.configured(settings).policySummary == "after(1h), 3 entries at +0s, +30m, +2h, forecasts")
     }
 
+    /// Two variants that differ only in whether they skip the truth's
+    /// inactive hours (E4, stocks' `after-15m-always` and its base) must
+    /// not read alike either.
+    @Test func aPolicySummaryNamesSkippedInactiveHours() {
+        var settings = ConfiguredProvider.Settings()
+        settings.policy = .after(interval: 15 * Seconds.minute)
+        #expect(ProviderSetup.configured(settings).policySummary == "after(15m), 1 entry")
+        settings.skipInactiveHours = true
+        #expect(ProviderSetup.configured(settings).policySummary == "after(15m), 1 entry, skipping inactive hours")
+    }
+
     @Test func textInChartsIsEscaped() {
         #expect(SVGCanvas.escaped("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;")
     }

@@ -28,6 +28,8 @@ extension ProviderSetup {
             if settings.forecasts && entryCount > 1 { parts.append("forecasts") }
             if settings.afterAlignment > 0 { parts.append("rounded to \(DurationText.format(Double(settings.afterAlignment)))") }
             if settings.jitter > 0 { parts.append("jitter \(DurationText.format(Double(settings.jitter)))") }
+            // E4: without it, stocks' `after-15m-always` and its base read alike.
+            if settings.skipInactiveHours { parts.append("skipping inactive hours") }
             return parts.joined(separator: ", ")
         }
     }
