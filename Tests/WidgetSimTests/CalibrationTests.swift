@@ -269,8 +269,8 @@ struct CalibrationTests {
         let after = DeviceLogAnalysis(log)
         #expect(after.sortedGaps.first == Seconds.minute, "the smallest gap is now the free reload's")
         #expect(after.value(of: .lowGap, learningSeconds: 0) == low, "the low gap is unmoved")
-        // Its rank: the 1st percentile's, at least the third, at most the count.
-        #expect([1, 2, 3, 250, 300, 301, 500, 1_000].map(DeviceLogAnalysis.lowGapRank(count:)) == [1, 2, 3, 3, 3, 4, 5, 10])
+        // Its rank: the 1st percentile's, at least the third; fewer than three gaps have none.
+        #expect([0, 1, 2, 3, 250, 300, 301, 500, 1_000].map(DeviceLogAnalysis.lowGapRank(count:)) == [nil, nil, nil, 3, 3, 3, 4, 5, 10])
     }
 
     /// A phone whose free reloads (a locale or accessibility change, F17)

@@ -78,7 +78,7 @@ extension DeviceLogAnalysis {
             return Self.median(widgets.flatMap { $0.gaps.map(\.seconds) })
         case .lowGap:
             let gaps = sortedGaps
-            return gaps.isEmpty ? nil : Double(gaps[Self.lowGapRank(count: gaps.count) - 1])
+            return Self.lowGapRank(count: gaps.count).map { Double(gaps[$0 - 1]) }
         case .medianLateness:
             return Self.median(widgets.flatMap(\.lateness))
         case .appReloadDelay:
@@ -90,9 +90,10 @@ extension DeviceLogAnalysis {
 
     /// The rank, from 1, of the low gap among `count` sorted gaps: the 1st
     /// percentile's nearest rank, at least 3 (two stray gaps of a free
-    /// reload left out), at most `count`.
-    static func lowGapRank(count: Int) -> Int {
-        min(count, max(3, (count + 99) / 100))
+    /// reload left out). Nil for fewer than 3 gaps, which have no low gap:
+    /// the third smallest of three is the largest (a quiet night's).
+    static func lowGapRank(count: Int) -> Int? {
+        count < 3 ? nil : max(3, (count + 99) / 100)
     }
 
     static func median(_ values: [Int]) -> Double? {
