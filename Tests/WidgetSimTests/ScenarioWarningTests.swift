@@ -248,6 +248,28 @@ struct ScenarioWarningTests {
         ])
     }
 
+    /// A variant's scheduler settings apply over a parameters file's: a
+    /// field both set is the variant's in its runs, and the file's value
+    /// (a calibrated one) never reaches them. The load warns, naming the
+    /// variant's value; a field only the file or only the variant sets does not.
+    @Test func aVariantThatSetsAParametersFilesFieldItselfIsWarnedOf() throws {
+        let text = """
+            {
+              "name": "v",
+              "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h" } } ] } ],
+              "variants": [ { "name": "spaced", "scheduler": { "minimumSpacing": "10m", "coalescingWindow": "1m" } },
+                            { "name": "quick", "provider": { "after": "30m" } } ]
+            }
+            """
+        let parameters = try ParametersFile.decode(Array(#"{"scheduler": {"minimumSpacing": "20m", "learningDays": 1}}"#.utf8), file: "p.json")
+        let document = try ScenarioLoader.decodeDocument(Array(text.utf8), file: "w.json", catalog: .builtIn, parameters: parameters)
+        #expect(document.warnings.map(\.description) == [
+            "in variant 'spaced': w.json:4:70: field 'variants[0].scheduler.minimumSpacing': the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in p.json",
+        ])
+        #expect(document.variants[0].setup.scheduler.minimumSpacing == 10 * Seconds.minute, "the variant's value, as warned")
+        #expect(try Self.warnings(text).isEmpty, "without a parameters file, nothing to warn of")
+    }
+
     @Test func aVariantsWarningNamesTheVariantAndTheBasesAreNotRepeated() throws {
         let text = """
             {

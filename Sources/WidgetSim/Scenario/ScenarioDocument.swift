@@ -101,6 +101,19 @@ struct VariantApplier {
                 }
                 var fields: [String] = []
                 if let patch = object.optional("scheduler"), case .object(let members) = patch.node.value { fields = members.map(\.key) }
+                // A variant's scheduler settings apply over a parameters
+                // file's: a calibrated value the variant also sets never
+                // reaches its runs, and nothing said so.
+                if let parameters, let patch = object.optional("scheduler") {
+                    let patchFields = try patch.object()
+                    for key in fields where parameters.fields.contains(key) {
+                        guard let value = patchFields.optional(key) else { continue }
+                        warnings.append(ScenarioWarning(
+                            file: file, field: value.path, line: value.position.line, column: value.position.column,
+                            message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
+                            variant: name))
+                    }
+                }
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
             } catch {
                 throw .inVariant(name: name, error: claimed(error, in: patched))
