@@ -15,9 +15,9 @@ public enum LogStatistic: String, CaseIterable, Sendable {
     /// (`lowGapRank`), not the smallest: a free reload that the phone cannot
     /// tell from WidgetKit's own (a locale or location change, F17) makes up
     /// to two gaps shorter than the spacing, and the smallest gap of a log
-    /// with one is the free reload's, not the spacing's. One such reload in
-    /// a simulated log of three left every spacing consistent with a log
-    /// whose spacing was 20 minutes.
+    /// with one is the free reload's, not the spacing's. About one 14-day
+    /// simulated log in four holds such a reload, and with the smallest gap
+    /// every spacing was consistent with a log whose spacing was 20 minutes.
     case lowGap = "low_gap_s"
     /// The median lateness of an own call after its due instant: the
     /// scheduling delay (F4, F14), when neither budget nor spacing binds.
