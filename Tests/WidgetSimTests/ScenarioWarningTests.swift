@@ -268,6 +268,22 @@ struct ScenarioWarningTests {
         ])
         #expect(document.variants[0].setup.scheduler.minimumSpacing == 10 * Seconds.minute, "the variant's value, as warned")
         #expect(try Self.warnings(text).isEmpty, "without a parameters file, nothing to warn of")
+
+        // An object merges member by member: the file's `max` reaches the
+        // variant's runs, its `min` does not.
+        let budget = """
+            {
+              "name": "v",
+              "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "after", "after": "1h" } } ] } ],
+              "variants": [ { "name": "tight", "scheduler": { "dailyBudget": { "min": 20 } } } ]
+            }
+            """
+        let limits = try ParametersFile.decode(Array(#"{"scheduler": {"dailyBudget": {"min": 30, "max": 30}}}"#.utf8), file: "p.json")
+        let merged = try ScenarioLoader.decodeDocument(Array(budget.utf8), file: "w.json", catalog: .builtIn, parameters: limits)
+        #expect(merged.warnings.map(\.description) == [
+            "in variant 'tight': w.json:4:75: field 'variants[0].scheduler.dailyBudget.min': the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in p.json",
+        ])
+        #expect(merged.variants[0].setup.scheduler.dailyBudgetMin == 20 && merged.variants[0].setup.scheduler.dailyBudgetMax == 30)
     }
 
     @Test func aVariantsWarningNamesTheVariantAndTheBasesAreNotRepeated() throws {

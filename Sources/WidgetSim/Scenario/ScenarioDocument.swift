@@ -104,14 +104,24 @@ struct VariantApplier {
                 // A variant's scheduler settings apply over a parameters
                 // file's: a calibrated value the variant also sets never
                 // reaches its runs, and nothing said so.
-                if let parameters, let patch = object.optional("scheduler") {
+                // An object in both (a distribution, `dailyBudget`) merges
+                // member by member (RFC 7396): only the members both set
+                // are the variant's alone.
+                if let parameters, let patch = object.optional("scheduler"), case .object(let given) = parameters.scheduler.value {
                     let patchFields = try patch.object()
-                    for key in fields where parameters.fields.contains(key) {
-                        guard let value = patchFields.optional(key) else { continue }
-                        warnings.append(ScenarioWarning(
-                            file: file, field: value.path, line: value.position.line, column: value.position.column,
-                            message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
-                            variant: name))
+                    for key in fields {
+                        guard let value = patchFields.optional(key), let fileValue = given.value(of: key) else { continue }
+                        var overridden = [value]
+                        if case .object = value.node.value, case .object(let fileMembers) = fileValue.value {
+                            let members = try value.object()
+                            overridden = fileMembers.compactMap { members.optional($0.key) }
+                        }
+                        for member in overridden {
+                            warnings.append(ScenarioWarning(
+                                file: file, field: member.path, line: member.position.line, column: member.position.column,
+                                message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
+                                variant: name))
+                        }
                     }
                 }
                 variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
