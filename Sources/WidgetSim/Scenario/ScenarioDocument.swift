@@ -100,27 +100,28 @@ struct VariantApplier {
                     warnings.append(warning)
                 }
                 var fields: [String] = []
-                if let patch = object.optional("scheduler"), case .object(let members) = patch.node.value { fields = members.map(\.key) }
-                // A variant's scheduler settings apply over a parameters
-                // file's: a calibrated value the variant also sets never
-                // reaches its runs, and nothing said so.
-                // An object in both (a distribution, `dailyBudget`) merges
-                // member by member (RFC 7396): only the members both set
-                // are the variant's alone.
-                if let parameters, let patch = object.optional("scheduler"), case .object(let given) = parameters.scheduler.value {
+                if let patch = object.optional("scheduler") {
                     let patchFields = try patch.object()
-                    for key in fields {
-                        guard let value = patchFields.optional(key), let fileValue = given.value(of: key) else { continue }
-                        var overridden = [value]
-                        if case .object = value.node.value, case .object(let fileMembers) = fileValue.value {
-                            let members = try value.object()
-                            overridden = fileMembers.compactMap { members.optional($0.key) }
-                        }
-                        for member in overridden {
-                            warnings.append(ScenarioWarning(
-                                file: file, field: member.path, line: member.position.line, column: member.position.column,
-                                message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
-                                variant: name))
+                    fields = patchFields.members.map(\.key)
+                    // A variant's scheduler settings apply over a parameters
+                    // file's: a calibrated value the variant also sets never
+                    // reaches its runs, and nothing said so. An object in both
+                    // (a distribution, `dailyBudget`) merges member by member
+                    // (RFC 7396): only the members both set are the variant's alone.
+                    if let parameters, case .object(let given) = parameters.scheduler.value {
+                        for key in fields {
+                            guard let value = patchFields.optional(key), let fileValue = given.value(of: key) else { continue }
+                            var overridden = [value]
+                            if case .object = value.node.value, case .object(let fileMembers) = fileValue.value {
+                                let members = try value.object()
+                                overridden = fileMembers.compactMap { members.optional($0.key) }
+                            }
+                            for member in overridden {
+                                warnings.append(ScenarioWarning(
+                                    file: file, field: member.path, line: member.position.line, column: member.position.column,
+                                    message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
+                                    variant: name))
+                            }
                         }
                     }
                 }
