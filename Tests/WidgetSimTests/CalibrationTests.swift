@@ -289,6 +289,88 @@ struct CalibrationTests {
         #expect(spacing.interval?.contains(Double(15 * Seconds.minute)) == true, "\(String(describing: spacing.interval))")
     }
 
+    /// A weather phone whose forecast widget asks every 15 minutes (the
+    /// shipped `weather` scenario's `after-15m`), with `systemChangesPerDay`
+    /// locale or accessibility changes a day: each is a free reload the log
+    /// cannot tell from WidgetKit's own (F17).
+    static func weatherPhone(days: Int, systemChangesPerDay: Double) throws -> SimulationSetup {
+        let json = """
+            {
+              "name": "weather-phone", "seed": 7, "days": \(days), "start": "2026-03-02T00:00", "utcOffset": "+01:00",
+              "devices": [{
+                "id": "phone",
+                "user": { "wake": "07:00", "sleep": "23:00", "dayJitter": "30m", "systemChangesPerDay": \(systemChangesPerDay) },
+                "pages": [ { "name": "home", "viewsPerDay": 40 } ],
+                "apps": [ { "id": "weather", "sessionsPerDay": 1.5, "sessionLength": { "distribution": "exponential", "mean": "2m" },
+                            "foregroundReload": "all" } ],
+                "widgets": [{
+                  "id": "forecast", "kind": "com.example.weather.forecast", "family": "systemMedium", "app": "weather", "page": "home",
+                  "provider": { "entries": 6, "entrySpacing": "1h", "alignEntries": true, "forecasts": true, "policy": "after", "after": "15m",
+                                "jitter": "5m", "latency": { "distribution": "logNormal", "median": "1s", "p95": "4s" }, "failureRate": 0.02 },
+                  "truth": { "changeEvery": "1h", "forecastHorizon": "6h", "randomChangesPerDay": 2 }
+                }]
+              }]
+            }
+            """
+        return try ScenarioLoader.decodeDocument(json, file: "weather-phone.json").base
+    }
+
+    /// The spacing and the scheduling delay calibrated alone from `log`,
+    /// which must leave the spacing open: the delay's finding, and the calibration.
+    static func delayWhileTheSpacingIsOpen(
+        _ log: DeviceLog, setup: SimulationSetup, options: Calibration.Options
+    ) throws -> (delay: Calibration.Finding, calibration: Calibration) {
+        var options = options
+        options.knobs = ["minimumSpacing", "schedulingDelay"]
+        let calibration = try Calibration.run(log: log, setup: setup, device: 0, options: options)
+        let spacing = estimate(calibration, "minimumSpacing")
+        try #require(spacing.status != .identified, "this test is about a spacing the log does not pin: \(spacing.status)")
+        return (estimate(calibration, "schedulingDelay"), calibration)
+    }
+
+    /// The spacing's wait is lateness too: when free reloads hide a long
+    /// spacing from the log (a locale change three times a day), a longer
+    /// spacing the log allows fits its lateness, and the spread of its
+    /// gaps, with a shorter delay than the scenario's 5 minutes does, so the
+    /// delay is only bounded above, and the scenario's 2 minutes stay.
+    /// Fitted under 5 minutes alone, it took up the 29-minute spacing's
+    /// wait: 13m56s (10m10s to 24m10s) was identified and written.
+    @Test func aDelayTheSpacingsWaitCanExplainIsOnlyBoundedWhileTheSpacingIsUnknown() throws {
+        let setup = try Self.weatherPhone(days: 14, systemChangesPerDay: 3)
+        let log = try Self.log(of: setup) { $0.minimumSpacing = 29 * Seconds.minute }
+        var options = Self.smallOptions
+        options.gridPoints = 9
+        options.refinePoints = 5
+        let (delay, calibration) = try Self.delayWhileTheSpacingIsOpen(log, setup: setup, options: options)
+        #expect(delay.status == .bounded, "\(delay.status) \(delay.value) \(String(describing: delay.interval))")
+        #expect(delay.interval?.contains(120) == true, "the true 2m: \(String(describing: delay.interval))")
+        #expect(!calibration.fittedFields.contains("schedulingDelay"), "the scenario's 2m stays")
+    }
+
+    /// The other side of the rule above: a longer spacing whose shorter
+    /// delay fits the log's lateness alone, but not the spread of its gaps,
+    /// leaves the delay identified. A week of the shipped `home-screen`
+    /// phone without coalescing, under the scenario's own 5-minute spacing
+    /// and 2-minute delay, allows spacings up to about 19 minutes by its low
+    /// gap; its widgets ask every 15 minutes, so under a spacing past that
+    /// their short gaps would be minutes longer than the log's. Judged on
+    /// the lateness alone, the delay was only bounded, here and in
+    /// `calibrate` on two weeks of it with its own options (which identify
+    /// 2m24s, 1m27s to 4m17s).
+    @Test func aLongerSpacingThatMovesTheGapsLeavesTheDelayIdentified() throws {
+        let document = try ScenarioLoader.loadDocument(path: Paths.scenario("home-screen"))
+        var setup = try #require(document.variants.first { $0.name == "no-coalescing" }).setup
+        setup.days = 7
+        setup.seed = 1
+        let log = try Simulation.deviceLog(setup, device: 0)
+        var options = Calibration.Options()
+        options.passes = 1
+        options.replications = 6
+        let (delay, _) = try Self.delayWhileTheSpacingIsOpen(log, setup: setup, options: options)
+        #expect(delay.status == .identified, "\(delay.status) \(delay.value) \(String(describing: delay.interval))")
+        #expect(delay.interval?.contains(120) == true, "the true 2m: \(String(describing: delay.interval))")
+    }
+
     /// A simulated statistic that is the same from the range's end up to
     /// where it crosses the log's, and moves only past it, marks where the
     /// unknown starts to act: on common random numbers the values from the

@@ -266,17 +266,25 @@ public struct Calibration: Sendable {
         return min(ScenarioLimits.maximumDays, max(1, (seconds + Seconds.day - 1) / Seconds.day))
     }
 
+    /// How many longer spacings the scheduling delay is fitted again under
+    /// when the log does not pin the spacing (see `run`).
+    static let spacingsProfiled = 8
+
     /// The most runs a calibration with `options` simulates: each pass fits
     /// every knob on its grid and finer grid, and the pace and the limit on
-    /// a grid of pairs and a profile, each value `replications` times; then
-    /// the fitted values once more. An upper bound (a knob without data runs nothing).
+    /// a grid of pairs and a profile, and the scheduling delay again under
+    /// longer spacings when the spacing is fitted too, each value
+    /// `replications` times; then the fitted values once more. An upper
+    /// bound (a knob without data runs nothing).
     public static func maximumRuns(options: Options) -> Int {
         let fields = CalibrationKnob.all.map(\.field).filter { options.knobs.contains($0) }
         let joint = fields.contains("pacingWindow") && fields.contains("dailyBudget")
         let grid = options.gridPoints
         let alone = fields.count - (joint ? 2 : 0)
         // The joint fit's pairs, and the written pair when a knob is only bounded.
-        let perPass = alone * (grid + options.refinePoints) + (joint ? grid * grid + 4 * grid + 1 : 0)
+        // The delay again under longer spacings, when both are fitted.
+        let profile = fields.contains("minimumSpacing") && fields.contains("schedulingDelay") ? spacingsProfiled * grid : 0
+        let perPass = alone * (grid + options.refinePoints) + (joint ? grid * grid + 4 * grid + 1 : 0) + profile
         return (max(1, options.passes) * perPass + 1) * options.replications
     }
 
@@ -299,6 +307,7 @@ public struct Calibration: Sendable {
         var parameters = setup.scheduler
         var estimates: [Finding] = []
         let seeds = (0..<options.replications).map { options.seed &+ UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        let observedGaps = analysis.sortedGaps
 
         // Runs finished so far, for `progress`: `maximumRuns` is the total it
         // counts towards (a knob without data runs fewer).
@@ -353,6 +362,32 @@ public struct Calibration: Sendable {
 
         func summarize(_ runs: [DeviceLogAnalysis], _ statistic: LogStatistic) -> (mean: Double, low: Double, high: Double)? {
             Self.predictionRange(runs.compactMap { $0.value(of: statistic, learningSeconds: learning) })
+        }
+
+        /// True when simulated logs `runs` reproduce the log's gaps between
+        /// own calls at every percentile the goodness of fit compares.
+        func reproducesGaps(_ runs: [DeviceLogAnalysis]) -> Bool {
+            Self.gapPercentiles.allSatisfy { p in
+                guard let observedGap = Percentile.nearestRank(p, of: observedGaps).map(Double.init) else { return true }
+                guard let range = Self.gapPercentileRange(p, of: runs) else { return false }
+                return range.low <= observedGap && observedGap <= range.high
+            }
+        }
+
+        /// When this pass has not pinned the spacing, `spacingsProfiled`
+        /// spacings longer than the one in `parameters`, up to the longest
+        /// the log allows; nil when the spacing is pinned or not fitted. On
+        /// a grid of its own: the wait a spacing adds is its excess over the
+        /// asked wait, so the knob's own grid (a step of half again) steps
+        /// over it.
+        func longerSpacings(than parameters: SchedulerParameters) -> (knob: CalibrationKnob, values: [Double])? {
+            guard let knob = knobs.first(where: { $0.field == "minimumSpacing" }),
+                  let spacing = estimates.first(where: { $0.knob.field == "minimumSpacing" }),
+                  spacing.status == .bounded || spacing.status == .notIdentifiable, let allowed = spacing.interval else { return nil }
+            let current = knob.get(parameters)
+            guard current < allowed.upperBound else { return nil }
+            let values = knob.grid(Self.spacingsProfiled + 1, from: max(current, allowed.lowerBound), to: allowed.upperBound).dropFirst().filter { $0 > current }
+            return values.isEmpty ? nil : (knob, Array(values))
         }
 
         /// The pacing window and the daily limit, together. The candidates are
@@ -572,6 +607,52 @@ public struct Calibration: Sendable {
                     grid = (grid + finer).sorted { $0.value < $1.value }
                     found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
                 }
+                // The spacing's wait is lateness too (F13, F4). When the log
+                // does not pin the spacing, a longer spacing it allows may
+                // fit the log with a shorter delay than the current spacing
+                // does: the delay fitted under the current one has taken up
+                // that wait (9 to 19 minutes written for a true 2m, on
+                // phones whose free reloads hid a 25-minute spacing). The
+                // delay is then bounded above only, as the spacing is.
+                if knob.field == "schedulingDelay", found.status == .identified, let interval = found.interval,
+                   let longer = longerSpacings(than: parameters) {
+                    let delays = knob.grid(options.gridPoints, from: knob.low, to: knob.high)
+                    let trials = longer.values.flatMap { spacing in
+                        delays.map { delay in
+                            var trial = parameters
+                            longer.knob.set(&trial, spacing)
+                            knob.set(&trial, delay)
+                            return trial
+                        }
+                    }
+                    let runs = try simulate(trials)
+                    for index in longer.values.indices {
+                        let runsHere = runs[(index * delays.count)..<((index + 1) * delays.count)]
+                        // The delay this spacing would give, by the same
+                        // inversion: the lateness climbs steeply with a
+                        // spacing past the asked wait, so a pair on the
+                        // coarse grid rarely fits by itself.
+                        let rows = zip(delays, runsHere).compactMap { delay, runs in
+                            summarize(runs, knob.statistic).map { Self.fitRange($0, isGap: knob.statistic.isGap) }.map { (delay, $0.mean, $0.low, $0.high) }
+                        }
+                        let there = Self.invert(rows, observed: observed, range: knob.low...knob.high)
+                        guard there.status == .identified, there.value < interval.lowerBound else { continue }
+                        // It counts only if the pair also reproduces the
+                        // spread of the gaps, at a delay of the grid beside
+                        // the estimate: a widget asking every 15 minutes
+                        // under a 16-minute spacing fits its lateness with a
+                        // shorter delay too, but its short gaps then move by
+                        // a minute or more.
+                        let beside = zip(delays, runsHere).sorted { a, b in
+                            max(a.0 / there.value, there.value / a.0) < max(b.0 / there.value, there.value / b.0)
+                        }.prefix(2)
+                        if beside.contains(where: { reproducesGaps($0.1) }) {
+                            let fittingHere = grid.filter { $0.low <= observed && observed <= $0.high }.map(\.value)
+                            found = (fittingHere.max() ?? found.value, knob.low...interval.upperBound, .bounded)
+                            break
+                        }
+                    }
+                }
                 // Identified: fitted, and the estimate reported. Outside the
                 // range: the value tried whose simulated statistic came closest
                 // to the log's is reported, not fitted. Bounded: the scenario's
@@ -610,12 +691,8 @@ public struct Calibration: Sendable {
                               simulatedMean: range?.mean, simulatedLow: range.map { Self.shownLow($0.low, of: statistic) },
                               simulatedHigh: range?.high, isDuration: statistic.isDuration))
         }
-        let observedGaps = analysis.sortedGaps
-        for p in [10.0, 25, 50, 75, 90] {
-            // A prediction range, as for the statistics above: the extremes
-            // of a few simulated logs cover far less than 95 % of them.
-            let simulated = fittedRuns.compactMap { Percentile.nearestRank(p, of: $0.sortedGaps).map(Double.init) }
-            let range = Self.predictionRange(simulated).map { Self.fitRange($0, isGap: true) }
+        for p in Self.gapPercentiles {
+            let range = Self.gapPercentileRange(p, of: fittedRuns)
             fit.append(FitRow(label: "gap between own calls, \(Int(p))th percentile",
                               observed: Percentile.nearestRank(p, of: observedGaps).map(Double.init), simulatedMean: range?.mean,
                               simulatedLow: range.map { max(0, $0.low) }, simulatedHigh: range?.high, isDuration: true))
@@ -718,6 +795,20 @@ public struct Calibration: Sendable {
     /// scheduling delay and the day's first reloads shift a real one.
     static func gapTolerance(_ gap: (mean: Double, low: Double, high: Double)) -> Double {
         max((gap.high - gap.low) / 2, gapSlack(gap.mean))
+    }
+
+    /// The percentiles of the gaps between a widget's own calls that the
+    /// goodness of fit compares, and that a pair of a longer spacing and a
+    /// shorter delay must reproduce before it bounds the delay.
+    static let gapPercentiles: [Double] = [10, 25, 50, 75, 90]
+
+    /// The range the goodness of fit holds the log's `p`th percentile gap
+    /// to, from simulated logs `runs`: a prediction range, as for the
+    /// statistics (the extremes of a few simulated logs cover far less than
+    /// 95 % of them), widened to a gap's slack.
+    static func gapPercentileRange(_ p: Double, of runs: [DeviceLogAnalysis]) -> (mean: Double, low: Double, high: Double)? {
+        let simulated = runs.compactMap { Percentile.nearestRank(p, of: $0.sortedGaps).map(Double.init) }
+        return predictionRange(simulated).map { fitRange($0, isGap: true) }
     }
 
     /// The least a gap may differ from the simulated mean and still fit: 3 %
