@@ -582,23 +582,24 @@ public struct Calibration: Sendable {
                     estimates.append(Finding(knob: knob, observed: nil, value: unfitted(knob, in: &parameters), interval: nil, status: .noData))
                     continue
                 }
+                /// The knob's value beside the range its statistic takes in
+                /// simulated logs `runs`, for `invert`. A gap fits within the
+                /// slack the goodness of fit allows it (3 % or a minute): the
+                /// low gap of a phone whose widgets ask every 15 minutes is
+                /// about 15 minutes for every spacing up to that, a few
+                /// seconds apart from one spacing to the next, and a range of
+                /// seconds let that noise pick out some of them (13m4s
+                /// written for a true 5m on home-screen).
+                func row(_ value: Double, _ runs: [DeviceLogAnalysis]) -> (value: Double, mean: Double, low: Double, high: Double)? {
+                    summarize(runs, knob.statistic).map { Self.fitRange($0, isGap: knob.statistic.isGap) }.map { (value, $0.mean, $0.low, $0.high) }
+                }
                 func evaluate(_ values: [Double]) throws(RunLimitExceeded) -> [(value: Double, mean: Double, low: Double, high: Double)] {
                     let trials = values.map { value in
                         var trial = parameters
                         knob.set(&trial, value)
                         return trial
                     }
-                    let runs = try simulate(trials)
-                    // A gap fits within the slack the goodness of fit allows
-                    // it (3 % or a minute): the low gap of a phone whose
-                    // widgets ask every 15 minutes is about 15 minutes for
-                    // every spacing up to that, a few seconds apart from one
-                    // spacing to the next, and a range of seconds let that
-                    // noise pick out some of them (13m4s written for a
-                    // true 5m on home-screen).
-                    return zip(values, runs).compactMap { value, runs in
-                        summarize(runs, knob.statistic).map { Self.fitRange($0, isGap: knob.statistic.isGap) }.map { (value, $0.mean, $0.low, $0.high) }
-                    }
+                    return try zip(values, simulate(trials)).compactMap { row($0, $1) }
                 }
                 var grid = try evaluate(knob.grid(options.gridPoints, from: knob.low, to: knob.high))
                 var found = Self.invert(grid, observed: observed, range: knob.low...knob.high)
@@ -632,10 +633,7 @@ public struct Calibration: Sendable {
                         // inversion: the lateness climbs steeply with a
                         // spacing past the asked wait, so a pair on the
                         // coarse grid rarely fits by itself.
-                        let rows = zip(delays, runsHere).compactMap { delay, runs in
-                            summarize(runs, knob.statistic).map { Self.fitRange($0, isGap: knob.statistic.isGap) }.map { (delay, $0.mean, $0.low, $0.high) }
-                        }
-                        let there = Self.invert(rows, observed: observed, range: knob.low...knob.high)
+                        let there = Self.invert(zip(delays, runsHere).compactMap { row($0, $1) }, observed: observed, range: knob.low...knob.high)
                         guard there.status == .identified, there.value < interval.lowerBound else { continue }
                         // It counts only if the pair also reproduces the
                         // spread of the gaps, at a delay of the grid beside
