@@ -172,10 +172,16 @@ golden: build
 
 # The DocC catalog beside the library, built with the toolchain's docc from the
 # library's symbol graph; a warning (a broken link, an undocumented parameter) fails.
+# The graph is extracted from the debug build on every run: one emitted while
+# compiling (-emit-symbol-graph) is written only when the module is rebuilt, so
+# a second `make docs` with nothing changed found no graph and failed on every
+# symbol link.
 DOCS_OUT ?= .build/docs
 docs:
 	rm -rf .build/symbol-graphs && mkdir -p .build/symbol-graphs
-	$(SWIFT) build --target WidgetSim -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/symbol-graphs
+	graphs="$$($(SWIFT) package dump-symbol-graph | sed -n 's/^Files written to //p')" && test -d "$$graphs" && \
+		find "$$graphs" -maxdepth 1 \( -name 'WidgetSim.symbols.json' -o -name 'WidgetSim@*.symbols.json' \) -exec cp {} .build/symbol-graphs/ \; && \
+		test -f .build/symbol-graphs/WidgetSim.symbols.json
 	docc convert Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs \
 		--fallback-display-name WidgetSim --fallback-bundle-identifier widgetsim --output-path $(DOCS_OUT) --warnings-as-errors
 	@echo "documentation in $(DOCS_OUT) (open with: docc preview Sources/WidgetSim/WidgetSim.docc --additional-symbol-graph-dir .build/symbol-graphs)"
