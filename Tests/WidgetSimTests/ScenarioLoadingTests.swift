@@ -174,6 +174,25 @@ struct ScenarioLoadingTests {
         #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "truth": {"forecastHorizon": 0.0e-400}"#)) == nil)
     }
 
+    /// Any number, not only a duration, is read from its digits: a weight
+    /// or a probability too small for a double is refused rather than taken
+    /// as 0 (a Saturday without activity, a tap never made), and one below
+    /// zero, however small, is out of a range that starts at 0.
+    @Test func aNumberTooSmallForADoubleIsRefusedNotReadAsZero() {
+        func withSaturday(_ weight: String) -> String {
+            #"{"name": "test", "devices": [{"id": "phone", "user": {"weekdayActivity": {"sat": "# + weight
+                + #"}}, "widgets": [{"id": "w", "provider": {"policy": "atEnd"}}]}]}"#
+        }
+        let weekday = Self.error(withSaturday("1e-400"))
+        #expect(weekday?.description.contains("field 'devices[0].user.weekdayActivity.sat': 1e-400 is too small to tell from 0; allowed: numbers from 0 to 10") == true, "\(String(describing: weekday))")
+        let taps = Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "tapsPerView": 2.5E-999"#))
+        #expect(taps?.description.contains("field 'devices[0].widgets[0].tapsPerView': 2.5E-999 is too small to tell from 0") == true, "\(String(describing: taps))")
+        let negative = Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "tapsPerView": -1e-400"#))
+        #expect(negative?.description.contains("-1e-400 is out of range; allowed: numbers from 0 to 1") == true, "\(String(describing: negative))")
+        #expect(Self.error(Self.scenario(widget: #""provider": {"policy": "atEnd"}, "tapsPerView": 0.0e-400"#)) == nil)
+        #expect(Self.error(withSaturday("0")) == nil && Self.error(withSaturday("1e-9")) == nil)
+    }
+
     /// A duration out of range is named as its author wrote it: a bare
     /// number by its literal ("1e-320", not 320 digits of zeros), and one
     /// below zero, however small, as out of range, not as too small.

@@ -55,8 +55,21 @@ struct ValueReader {
     func double(in range: ClosedRange<Double>) throws(ScenarioError) -> Double {
         guard case .number(let literal) = node.value else { throw wrongType("a number") }
         guard let value = Double(literal), value.isFinite else { throw invalid("\(literal) is not a finite number", allowed: describe(range)) }
+        // A weight or a probability of "1e-400" would otherwise be taken as
+        // 0 without a word (a day without activity, a tap never made); one
+        // below zero, however small, is outside a range that starts at 0.
+        if ValueReader.underflowsToZero(literal, value: value) {
+            if literal.hasPrefix("-") && range.lowerBound >= 0 { throw invalid("\(literal) is out of range", allowed: describe(range)) }
+            throw invalid("\(literal) is too small to tell from 0", allowed: describe(range))
+        }
         guard range.contains(value) else { throw invalid("\(literal) is out of range", allowed: describe(range)) }
         return value
+    }
+
+    /// True when the nonzero JSON number `literal` reads as `value` 0: too
+    /// small for a double ("1e-400"). Its significand has a nonzero digit.
+    static func underflowsToZero(_ literal: String, value: Double) -> Bool {
+        value == 0 && literal.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) })
     }
 
     func int(in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
@@ -145,7 +158,7 @@ struct ValueReader {
             guard let number = Double(literal), number.isFinite else { throw invalid("\(literal) is not a duration", allowed: allowed) }
             // A nonzero literal too small for a double ("1e-400") would
             // otherwise be taken as 0 without a word.
-            if number == 0, literal.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+            if ValueReader.underflowsToZero(literal, value: number) {
                 // Below zero, however little, is outside every duration's range.
                 if literal.hasPrefix("-") && minimum >= 0 { throw invalid("\(literal) is out of range", allowed: allowed) }
                 throw invalid("\(literal) is too small to tell from 0 seconds", allowed: allowed)
