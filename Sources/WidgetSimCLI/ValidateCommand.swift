@@ -40,6 +40,7 @@ struct ValidateCommand: Command {
             }
             console.out("\(scenario.path): valid: '\(setup.name)', \(DisplayText.counted(setup.days, "day")), \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
             for (name, device) in listed {
+                console.out("  \(name): \(ValidateCommand.behaviour(of: device, variation: setup.fleet?.variation))")
                 for widget in device.widgets {
                     console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
                 }
@@ -52,6 +53,41 @@ struct ValidateCommand: Command {
             }
             console.out("  estimate: \(describe(RunEstimate(setup), command: command))")
         }
+    }
+
+    /// What the device's user does, in a line: when they are awake, how
+    /// often they look at each page and open each app, and how often the
+    /// phone moves or changes a system setting (F6, F9, F17). A slip in the
+    /// behaviour (a wake time in the evening, views per day on the wrong
+    /// page) then shows before a run. For a fleet's template, the fields
+    /// each device draws for itself are named as drawn.
+    static func behaviour(of device: DeviceSetup, variation: FleetVariation?) -> String {
+        let user = device.user
+        // A sleep past midnight is kept as a second past 24:00; it reads as the scenario wrote it.
+        func clock(_ second: Int) -> String { DurationText.clock(second % Seconds.day) }
+        let jitter = user.dayJitter > 0 ? " (±\(DurationText.format(Double(user.dayJitter))))" : ""
+        var awake = "awake \(clock(user.wakeSecond)) to \(clock(user.sleepSecond))\(jitter)"
+        if let variation, variation.wake != nil || variation.sleep != nil {
+            func range(_ drawn: ClosedRange<Int>?, _ fixed: Int) -> String {
+                drawn.map { "\(clock($0.lowerBound))–\(clock($0.upperBound))" } ?? clock(fixed)
+            }
+            awake = "awake \(range(variation.wake, user.wakeSecond)) to \(range(variation.sleep, user.sleepSecond))\(jitter), drawn for each device"
+        }
+        if Set(user.weekdayActivity).count > 1 { awake += ", a weekly rhythm" }
+        if user.hourlyActivity != UserProfile.defaultHourlyActivity { awake += ", its own hours" }
+        let scaledPerDevice = variation.map { $0.viewsScale != .fixed(1) } ?? false
+        let views = device.pages.map { "\(DisplayText.singleLine($0.name)) \(DurationText.plain($0.viewsPerDay))" }.joined(separator: ", ")
+        var parts = [awake, "views a day: \(views)\(scaledPerDevice ? ", scaled for each device" : "")"]
+        let sessionsScaled = variation.map { $0.sessionsScale != .fixed(1) } ?? false
+        let apps = device.apps.filter { $0.sessionsPerDay > 0 || $0.mediaSessionsPerDay > 0 }.map { app in
+            let media = "\(DurationText.plain(app.mediaSessionsPerDay)) media"
+            let sessions = app.mediaSessionsPerDay == 0 ? DurationText.plain(app.sessionsPerDay)
+                : app.sessionsPerDay == 0 ? media : "\(DurationText.plain(app.sessionsPerDay)) and \(media)"
+            return "\(DisplayText.singleLine(app.id)) \(sessions)"
+        }
+        if !apps.isEmpty { parts.append("app sessions a day: \(apps.joined(separator: ", "))\(sessionsScaled ? ", scaled for each device" : "")") }
+        parts.append("\(DurationText.plain(user.locationChangesPerDay)) location and \(DurationText.plain(user.systemChangesPerDay)) system changes a day")
+        return parts.joined(separator: "; ")
     }
 
     func describe(_ estimate: RunEstimate, command: String) -> String {

@@ -438,6 +438,38 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// validate says what each device's user does, so a slip in the
+    /// behaviour shows before a run; a fleet's template names what each
+    /// device draws for itself, and a sleep past midnight reads as written.
+    @Test func validateDescribesTheUsersBehaviour() throws {
+        let phone = try Self.widgetsim(["validate", "weather"])
+        #expect(phone.status == 0, "\(phone.errors)")
+        #expect(phone.output.contains(
+            "  phone: awake 07:00 to 23:00 (±30m); views a day: home 40; app sessions a day: weather 1.5; 2 location and 0.02 system changes a day\n"),
+            "\(phone.output)")
+        let fleet = try Self.widgetsim(["validate", "fleet-news"])
+        #expect(fleet.output.contains(
+            "  fleet.device: awake 06:00–08:00 to 22:00–00:30 (±30m), drawn for each device; views a day: home 40, scaled for each device; app sessions a day: news 2, scaled for each device;"),
+            "\(fleet.output)")
+        let shaped = try Self.widgetsim(["validate", "commuter"])
+        #expect(shaped.output.contains("  phone: awake 06:15 to 23:30 (±30m), its own hours; views a day: home 30;"), "\(shaped.output)")
+
+        let directory = Paths.temporaryDirectory("validate-behaviour")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let weekly = directory.appendingPathComponent("weekly.json")
+        try #"""
+            {"name": "weekly", "devices": [{"id": "phone",
+              "user": {"wake": "08:00", "sleep": "01:30", "dayJitter": "0s", "weekdayActivity": {"sat": 0.5, "sun": 0},
+                       "locationChangesPerDay": 0, "systemChangesPerDay": 1},
+              "pages": [{"name": "home", "viewsPerDay": 12.5}], "apps": [{"id": "app", "mediaSessionsPerDay": 2}],
+              "widgets": [{"id": "w", "app": "app", "provider": {"policy": "atEnd"}}]}]}
+            """#.write(to: weekly, atomically: true, encoding: .utf8)
+        let result = try Self.widgetsim(["validate", weekly.path])
+        #expect(result.output.contains(
+            "  phone: awake 08:00 to 01:30, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"),
+            "\(result.output) \(result.errors)")
+    }
+
     /// validate builds every variant with the base, and names them.
     @Test func validateNamesTheVariantsItValidated() throws {
         let result = try Self.widgetsim(["validate", "weather", "todo"])
