@@ -4,7 +4,7 @@ import WidgetSim
 struct CalibrateCommand: Command {
     static let name = "calibrate"
     static let abstract = "Find the unknowns a real phone's device log can identify, and write a parameters file."
-    static let arguments = "<device-log.csv> --scenario <scenario> [--variant <name>] [--device <id>] [--parameters <file>] [--out <dir>]"
+    static let arguments = "<device-log.csv> --scenario <scenario> [--variant <name>] [--device <id>] [--replications <n>] [--grid <n>] [--only <fields>] [--seed <n>] [--threads <n>] [--parameters <file>] [--out <dir>]"
     static let options = [
         OptionSpec(name: "scenario", short: nil, valueName: "scenario", help: "The scenario that describes the phone: its widgets, apps and user (required)."),
         OptionSpec(name: "variant", short: nil, valueName: "name",
@@ -70,7 +70,13 @@ struct CalibrateCommand: Command {
 
     init(_ arguments: ParsedArguments, catalog: SwiftCatalog) throws(CommandError) {
         guard arguments.positionals.count == 1 else {
-            throw .usage(arguments.positionals.isEmpty ? "missing <device-log.csv>" : "expected one <device-log.csv>, got \(arguments.positionals.count)")
+            if arguments.positionals.isEmpty { throw .usage("missing <device-log.csv>: the phone's log") }
+            // Every other command takes the scenario as an argument, so a
+            // second one is most likely the scenario, given without its option.
+            let scenarioHint = arguments.positionals.count == 2 && arguments.value("scenario") == nil
+                ? "; the scenario goes after --scenario: widgetsim calibrate \(DisplayText.shellQuoted(arguments.positionals[0])) --scenario \(DisplayText.shellQuoted(arguments.positionals[1]))"
+                : ""
+            throw .usage("expected one <device-log.csv>, got \(arguments.positionals.count)\(scenarioHint)")
         }
         logPath = arguments.positionals[0]
         guard let scenarioName = arguments.value("scenario"), !scenarioName.isEmpty else {
@@ -164,7 +170,7 @@ struct CalibrateCommand: Command {
             case .outsideRange:
                 console.out("  \(estimate.knob.field): outside its range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(value) came closest")
             case .bounded:
-                console.out("  \(estimate.knob.field): \(CalibrationReport.boundText(estimate))")
+                console.out("  \(estimate.knob.field): \(CalibrationReport.boundText(estimate, replications: calibration.options.replications))")
             }
         }
         console.out("wrote \(files.map(\.name).joined(separator: ", ")) to \(DisplayText.visible(outputDirectory))/")
@@ -197,7 +203,15 @@ struct CalibrateCommand: Command {
         do {
             bytes = try InputFile.bytes(at: path, limit: DeviceLog.maximumFileBytes)
         } catch {
-            throw CommandError(error.description, code: error.isDataError ? .dataError : .noInput)
+            // A scenario's name where the log goes ("calibrate weather --scenario weather").
+            let hint = !error.isDataError && !path.contains("/") && !path.contains(".")
+                ? "; a device log is the CSV file the phone wrote (README, \"Calibrating from your phone\"), not a scenario" : ""
+            throw CommandError(error.description + hint, code: error.isDataError ? .dataError : .noInput)
+        }
+        if LogFormat(header: bytes) == .reloadsLog {
+            throw CommandError(
+                "\(path): a report's reloads log (the simulator's rows), not a device log (what a phone records: README, \"Calibrating from your phone\"); 'widgetsim check --reloads \(path)' audits it",
+                code: .dataError)
         }
         do {
             return try DeviceLog.parse(bytes, file: path)

@@ -4,10 +4,10 @@ import WidgetSim
 /// `widgetsim check`: audit a report directory, or a reloads log, against the budget rules.
 struct CheckCommand: Command {
     static let name = "check"
-    static let abstract = "Audit a report directory, or a reloads log from a real device, against the budget rules."
+    static let abstract = "Audit a report directory, a reloads log, or a phone's device log against the budget rules."
     static let arguments = "<report-dir> | --reloads <file.csv> [rules] | --device-log <file.csv> [--minimum-spacing <d>]"
     static let options = [
-        OptionSpec(name: "reloads", short: nil, valueName: "file", help: "Check only this reloads log (the columns of reloads.csv), e.g. recorded from a device."),
+        OptionSpec(name: "reloads", short: nil, valueName: "file", help: "Check only this reloads log (the columns of a report's reloads.csv)."),
         OptionSpec(name: "device-log", short: nil, valueName: "file", help: "Audit a device log (what a phone records: README, Calibrating from your phone): spacing, and the budget it implies."),
         OptionSpec(name: "parameters", short: nil, valueName: "file", help: "Read the rules from this parameters.csv (default: the report's own, else the defaults)."),
         OptionSpec(name: "budget-model", short: nil, valueName: "model", help: "\(BudgetModel.allCases.map(\.rawValue).joined(separator: ", ")) (default: parameters.csv, else paced)."),
@@ -165,6 +165,11 @@ struct CheckCommand: Command {
         do {
             if let reloadsLog {
                 let bytes = try CheckCommand.bytes(of: reloadsLog)
+                if LogFormat(header: bytes) == .deviceLog {
+                    throw CommandError(
+                        "\(reloadsLog): a device log (what a phone records), not a reloads log; audit it with --device-log \(reloadsLog)",
+                        code: .usage)
+                }
                 let summary = try ReportChecker.checkReloadsLog(bytes, file: reloadsLog, rules: rules ?? ReportRules())
                 console.out("\(reloadsLog): every rule holds: \(summary.reloads) reloads \(describe(summary.rules))")
                 return
@@ -177,10 +182,19 @@ struct CheckCommand: Command {
                 throw CommandError("\(directory ?? ""): no such report directory", code: .noInput)
             }
             guard isDirectory.boolValue else {
-                // A file where a directory was meant: most often a report's own reloads.csv.
-                throw CommandError(
-                    "\(directory): not a directory; give the report directory (the one 'widgetsim simulate --out' wrote), or check one reloads log with --reloads \(directory)",
-                    code: .usage)
+                // A file where a directory was meant: a report's own
+                // reloads.csv, or a phone's log. Which option reads it is
+                // told by its header, read only if the file is one of
+                // reasonable size (a named pipe is never waited on).
+                let bytes = try? InputFile.bytes(at: directory, limit: DeviceLog.maximumFileBytes)
+                let hint: String
+                switch bytes.flatMap(LogFormat.init(header:)) {
+                case .deviceLog: hint = "it is a device log (what a phone records): audit it with --device-log \(directory)"
+                case .reloadsLog: hint = "it is a reloads log: check it with --reloads \(directory), or give the report directory that holds it"
+                case nil:
+                    hint = "give the report directory (the one 'widgetsim simulate --out' wrote), check one reloads log with --reloads \(directory), or a phone's device log with --device-log \(directory)"
+                }
+                throw CommandError("\(directory): not a directory; \(hint)", code: .usage)
             }
             // The files of a report are held together: judged together.
             let files = ["reloads.csv", "views.csv", "daily.csv", "parameters.csv"].map { directory + "/" + $0 }
@@ -231,5 +245,26 @@ extension CheckCommand {
                 code: .failure)
         }
         console.out("\(path): WidgetKit's own calls are at least \(DurationText.format(Double(spacing))) apart")
+    }
+}
+
+/// The two logs of rows `check` reads, told apart by their header: a
+/// report's reloads.csv and a phone's device log have different columns, so
+/// one given where the other is meant gets the option that reads it, not a
+/// complaint about its fields.
+enum LogFormat: Equatable {
+    case reloadsLog
+    case deviceLog
+
+    /// The format whose header the file's first line is; nil for any other.
+    init?(header bytes: [UInt8]) {
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        let fields = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        switch fields {
+        case ReportWriter.reloadsHeader: self = .reloadsLog
+        case DeviceLog.header: self = .deviceLog
+        default: return nil
+        }
     }
 }

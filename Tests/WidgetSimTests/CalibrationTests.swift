@@ -468,6 +468,38 @@ struct CalibrationTests {
         #expect(moved.value > bound.lowerBound && moved.value <= bound.upperBound, "\(moved.value) \(bound)")
     }
 
+    /// A knob name that no unknown has stops the run, naming the allowed
+    /// ones: fitting fewer unknowns than asked without a word would read as
+    /// "not fitted" (the command line checks `--only` before it gets here).
+    @Test func aKnobNameNoUnknownHasStopsTheRun() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let setup = try CalibrationTests.phone(after: "15m", days: 2)
+            var options = Calibration.Options()
+            options.knobs = ["minimumSpacing", "spacing"]
+            _ = try Calibration.run(log: DeviceLog(lines: [], file: "empty.csv"), setup: setup, device: 0, options: options)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(
+            "Calibration.Options.knobs: no unknown named 'spacing'; allowed: foregroundReloadDelay, minimumSpacing, pacingWindow, dailyBudget, schedulingDelay"),
+            "\(message)")
+    }
+
+    /// A bounded unknown's advice names the replications beside what the log
+    /// needs: a log that has it already may be bounded by the simulated
+    /// logs' noise alone (a newcomer's foreground delay, bounded at 4
+    /// replications a value, was identified at 16 from the same log, while
+    /// the advice sent them to change their app).
+    @Test func aBoundedUnknownsAdviceNamesTheReplicationsItHad() throws {
+        let knob = try #require(CalibrationKnob.all.first { $0.field == "foregroundReloadDelay" })
+        let finding = Calibration.Finding(knob: knob, observed: 17, value: 15, interval: 6...120, status: .bounded)
+        let advice = CalibrationReport.boundText(finding, replications: 4)
+        #expect(advice.hasPrefix("bounded: at least 6s; the values tried above it, up to 2m, fit"), "\(advice)")
+        #expect(advice.hasSuffix(
+            "to pin it down it needs an app that calls WidgetCenter while it is in the foreground (a log that has that already: more days, or more replications than the 4 each value had)"),
+            "\(advice)")
+        #expect(!CalibrationReport.boundText(finding).contains("replications"))
+    }
+
     /// The pacing window and the limit are written as a pair, and the pair
     /// must fit the log even when a knob is only bounded: a limit bounded
     /// above (12, asked for every hour) beside the scenario's 18-hour

@@ -132,7 +132,9 @@ public struct Calibration: Sendable {
         public var seed: UInt64 = 1
         public var threads = ProcessInfo.processInfo.activeProcessorCount
         public var analysis = DeviceLogAnalysis.Options()
-        /// The unknowns to fit (default: all).
+        /// The unknowns to fit, by `CalibrationKnob.field` (default: all).
+        /// A name no knob has stops the run: fitting fewer unknowns than
+        /// asked without a word would read as "not fitted".
         public var knobs = CalibrationKnob.all.map(\.field)
 
         public init() {}
@@ -300,6 +302,10 @@ public struct Calibration: Sendable {
         analysis: DeviceLogAnalysis, of logFile: String, setup base: SimulationSetup, device: Int, options: Options = Options(),
         progress: (@Sendable (Int) -> Void)? = nil
     ) throws(RunLimitExceeded) -> Calibration {
+        let unknown = options.knobs.filter { name in !CalibrationKnob.all.contains { $0.field == name } }
+        precondition(
+            unknown.isEmpty,
+            "Calibration.Options.knobs: no unknown named \(unknown.map { "'\($0)'" }.joined(separator: ", ")); allowed: \(CalibrationKnob.all.map(\.field).joined(separator: ", "))")
         var setup = base
         setup.days = simulatedDays(analysis)
         let learning = Int(setup.scheduler.learningDays * Double(Seconds.day))

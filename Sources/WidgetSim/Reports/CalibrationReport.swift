@@ -79,7 +79,7 @@ public struct CalibrationReport {
         case .notIdentifiable: return "not identifiable: every value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) fits; it needs \(estimate.knob.needs)"
         case .noData: return "no data: the log has no \(estimate.knob.statistic.label)"
         case .outsideRange: return "outside the range: no value from \(estimate.knob.format(estimate.knob.low)) to \(estimate.knob.format(estimate.knob.high)) reproduces the log; \(estimate.knob.format(estimate.value)) came closest"
-        case .bounded: return Self.boundText(estimate)
+        case .bounded: return Self.boundText(estimate, replications: calibration.options.replications)
         }
     }
 
@@ -87,8 +87,12 @@ public struct CalibrationReport {
     /// fit, ...": what the log says of a bounded unknown, and which value
     /// the model keeps. The bound itself is the first value tried that the
     /// log rules out (or a step past the last that fits), so it is named as
-    /// the edge, not as a value that fits.
-    public static func boundText(_ estimate: Calibration.Finding) -> String {
+    /// the edge, not as a value that fits. `replications`, when given, is
+    /// named beside what the log needs: a log that has it already may be
+    /// bounded only by the simulated logs' noise, which more replications
+    /// narrow (a foreground delay was bounded at 4 replications a value,
+    /// and identified at the default 16, from the same log).
+    public static func boundText(_ estimate: Calibration.Finding, replications: Int? = nil) -> String {
         guard let interval = estimate.interval else { return "bounded" }
         let knob = estimate.knob
         let bound = estimate.boundIsUpper
@@ -102,7 +106,8 @@ public struct CalibrationReport {
         } else {
             kept = "the scenario's value lies within and stays"
         }
-        return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)"
+        let noise = replications.map { " (a log that has that already: more days, or more replications than the \($0) each value had)" } ?? ""
+        return "bounded: \(bound), and the log cannot tell them apart; \(kept); to pin it down it needs \(knob.needs)\(noise)"
     }
 
     /// An unfitted unknown's value as the scenario gives it: a daily limit
