@@ -166,7 +166,11 @@ struct ScenarioWarningTests {
                 if best == nil || distance < best!.distance { best = (distance, candidate) }
             }
             if let best, best.distance <= max(2, word.count / 3) { return best.candidate }
-            return candidates.filter { $0.count >= 3 && word.lowercased().hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
+            if let written = candidates.filter({ $0.count >= 3 && word.lowercased().hasPrefix($0.lowercased()) }).max(by: { $0.count < $1.count }) {
+                return written
+            }
+            guard word.count >= 4 else { return nil }
+            return candidates.filter { $0.count > word.count && $0.lowercased().hasSuffix(word.lowercased()) }.min { $0.count < $1.count }
         }
         var random = RandomStream(seed: 31)
         let letters = Array("abcAB.-")
@@ -178,6 +182,25 @@ struct ScenarioWarningTests {
             #expect(Suggestion.nearest(to: typed, among: candidates) == reference(typed, candidates), "\(typed) among \(candidates)")
         }
         #expect(Suggestion.nearest(to: String(repeating: "x", count: 1 << 20), among: ["weather", "news"]) == nil)
+    }
+
+    /// A long name given by its last word is too far from it for a typo,
+    /// but plainly meant: a family written "medium" suggests "systemMedium",
+    /// where the message listed the families with no suggestion (found by
+    /// a newcomer's trial).
+    @Test func aNameGivenByItsLastWordSuggestsTheWholeName() throws {
+        let families = WidgetFamily.allCases.map(\.rawValue)
+        #expect(Suggestion.nearest(to: "medium", among: families) == "systemMedium")
+        #expect(Suggestion.nearest(to: "Inline", among: families) == "accessoryInline")
+        #expect(Suggestion.nearest(to: "large", among: families) == "systemLarge")
+        #expect(Suggestion.nearest(to: "all", among: ["reloadAll", "install"]) == nil)
+        let text = #"{ "name": "w", "days": 1, "devices": [ { "id": "p", "widgets": [ { "id": "w", "family": "medium", "provider": { "policy": "never" } } ] } ] }"#
+        do {
+            _ = try ScenarioLoader.decode(text, file: "w.json")
+            Issue.record("a family of \"medium\" was accepted")
+        } catch {
+            #expect("\(error)".contains("field 'devices[0].widgets[0].family': unknown value \"medium\" (did you mean \"systemMedium\"?)"), "\(error)")
+        }
     }
 
     /// A short name written out in full is too far from it for a typo, but

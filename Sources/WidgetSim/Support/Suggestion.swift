@@ -23,9 +23,15 @@ public enum Suggestion {
         // A short name written out in full ("sunday" for "sun", "thursday"
         // for "thu"): too far for a typo, but plainly meant. The longest
         // candidate of three letters or more that the word begins with.
-        return candidates
-            .filter { $0.count >= 3 && lowered.hasPrefix($0.lowercased()) }
-            .max { $0.count < $1.count }
+        if let written = candidates.filter({ $0.count >= 3 && lowered.hasPrefix($0.lowercased()) }).max(by: { $0.count < $1.count }) {
+            return written
+        }
+        // A long name given by its last word ("medium" for "systemMedium",
+        // "inline" for "accessoryInline"): the shortest candidate that ends
+        // with the word, of four letters or more ("large" is "systemLarge"
+        // before "systemExtraLarge").
+        guard length >= 4 else { return nil }
+        return candidates.filter { $0.count > length && $0.lowercased().hasSuffix(lowered) }.min { $0.count < $1.count }
     }
 
     /// How a hint is written in a message.
