@@ -73,8 +73,11 @@ struct CalibrateCommand: Command {
             if arguments.positionals.isEmpty { throw .usage("missing <device-log.csv>: the phone's log") }
             // Every other command takes the scenario as an argument, so a
             // second one is most likely the scenario, given without its option.
-            let scenarioHint = arguments.positionals.count == 2 && arguments.value("scenario") == nil
-                ? "; the scenario goes after --scenario: widgetsim calibrate \(DisplayText.shellQuoted(arguments.positionals[0])) --scenario \(DisplayText.shellQuoted(arguments.positionals[1]))"
+            // The log is the one that names a CSV file, when one does.
+            var given = arguments.positionals
+            if given.count == 2 && !given[0].lowercased().hasSuffix(".csv") && given[1].lowercased().hasSuffix(".csv") { given.swapAt(0, 1) }
+            let scenarioHint = given.count == 2 && arguments.value("scenario") == nil
+                ? "; the scenario goes after --scenario: widgetsim calibrate \(DisplayText.shellQuoted(given[0])) --scenario \(DisplayText.shellQuoted(given[1]))"
                 : ""
             throw .usage("expected one <device-log.csv>, got \(arguments.positionals.count)\(scenarioHint)")
         }
@@ -204,13 +207,20 @@ struct CalibrateCommand: Command {
             bytes = try InputFile.bytes(at: path, limit: DeviceLog.maximumFileBytes)
         } catch {
             // A scenario's name where the log goes ("calibrate weather --scenario weather").
-            let hint = !error.isDataError && !path.contains("/") && !path.contains(".")
-                ? "; a device log is the CSV file the phone wrote (README, \"Calibrating from your phone\"), not a scenario" : ""
+            let isLetter = { (scalar: Unicode.Scalar) in ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+            let namesAScenario = error == .missing(path: path) && path.unicodeScalars.contains(where: isLetter)
+                && path.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            let hint = namesAScenario ? "; a device log is the CSV file the phone wrote (README, \"Calibrating from your phone\"), not a scenario" : ""
             throw CommandError(error.description + hint, code: error.isDataError ? .dataError : .noInput)
         }
         if LogFormat(header: bytes) == .reloadsLog {
             throw CommandError(
-                "\(path): a report's reloads log (the simulator's rows), not a device log (what a phone records: README, \"Calibrating from your phone\"); 'widgetsim check --reloads \(path)' audits it",
+                "\(path): a report's reloads log (the simulator's rows), not a device log (what a phone records: README, \"Calibrating from your phone\"); 'widgetsim check --reloads \(DisplayText.shellQuoted(path))' audits it",
+                code: .dataError)
+        }
+        if bytes.first(where: { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }) == UInt8(ascii: "{") {
+            throw CommandError(
+                "\(path): a JSON file (a scenario, or a parameters file?), not a device log: the log is the CSV file the phone wrote (README, \"Calibrating from your phone\"), and the scenario goes after --scenario",
                 code: .dataError)
         }
         do {

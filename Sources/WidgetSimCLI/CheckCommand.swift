@@ -167,8 +167,8 @@ struct CheckCommand: Command {
                 let bytes = try CheckCommand.bytes(of: reloadsLog)
                 if LogFormat(header: bytes) == .deviceLog {
                     throw CommandError(
-                        "\(reloadsLog): a device log (what a phone records), not a reloads log; audit it with --device-log \(reloadsLog)",
-                        code: .usage)
+                        "\(reloadsLog): a device log (what a phone records), not a reloads log; audit it with --device-log \(DisplayText.shellQuoted(reloadsLog))",
+                        code: .dataError)
                 }
                 let summary = try ReportChecker.checkReloadsLog(bytes, file: reloadsLog, rules: rules ?? ReportRules())
                 console.out("\(reloadsLog): every rule holds: \(summary.reloads) reloads \(describe(summary.rules))")
@@ -184,15 +184,14 @@ struct CheckCommand: Command {
             guard isDirectory.boolValue else {
                 // A file where a directory was meant: a report's own
                 // reloads.csv, or a phone's log. Which option reads it is
-                // told by its header, read only if the file is one of
-                // reasonable size (a named pipe is never waited on).
-                let bytes = try? InputFile.bytes(at: directory, limit: DeviceLog.maximumFileBytes)
+                // told by its first bytes (a named pipe is never waited on).
+                let quoted = DisplayText.shellQuoted(directory)
                 let hint: String
-                switch bytes.flatMap(LogFormat.init(header:)) {
-                case .deviceLog: hint = "it is a device log (what a phone records): audit it with --device-log \(directory)"
-                case .reloadsLog: hint = "it is a reloads log: check it with --reloads \(directory), or give the report directory that holds it"
+                switch LogFormat(ofFileAt: directory) {
+                case .deviceLog: hint = "it is a device log (what a phone records): audit it with --device-log \(quoted)"
+                case .reloadsLog: hint = "it is a reloads log: check it with --reloads \(quoted), or give the report directory that holds it"
                 case nil:
-                    hint = "give the report directory (the one 'widgetsim simulate --out' wrote), check one reloads log with --reloads \(directory), or a phone's device log with --device-log \(directory)"
+                    hint = "give the report directory (the one 'widgetsim simulate --out' wrote), check one reloads log with --reloads \(quoted), or a phone's device log with --device-log \(quoted)"
                 }
                 throw CommandError("\(directory): not a directory; \(hint)", code: .usage)
             }

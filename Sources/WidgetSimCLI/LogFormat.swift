@@ -1,4 +1,3 @@
-import Foundation
 import WidgetSim
 
 /// The two logs of rows the command line reads, told apart by their
@@ -10,15 +9,27 @@ enum LogFormat: Equatable {
     case reloadsLog
     case deviceLog
 
-    /// The format whose header the file's first line is; nil for any other.
+    /// How much of a file is read to tell: a header is a line of a few
+    /// hundred bytes at most, so a longer first line is neither.
+    static let headBytes = 4_096
+
+    /// The format whose header `bytes` begin with, read as the readers
+    /// read it (`CSVHeader`); nil for any other.
     init?(header bytes: [UInt8]) {
-        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
-        let fields = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        switch fields {
-        case ReportWriter.reloadsHeader: self = .reloadsLog
-        case DeviceLog.header: self = .deviceLog
-        default: return nil
+        let head = Array(bytes.prefix(LogFormat.headBytes))
+        if CSVHeader.begins(head, with: ReportWriter.reloadsHeader) {
+            self = .reloadsLog
+        } else if CSVHeader.begins(head, with: DeviceLog.header) {
+            self = .deviceLog
+        } else {
+            return nil
         }
+    }
+
+    /// The format of the file at `path`, from its first bytes only; nil
+    /// when it is neither, or cannot be read (a named pipe is not waited on).
+    init?(ofFileAt path: String) {
+        guard let head = try? InputFile.head(at: path, count: LogFormat.headBytes) else { return nil }
+        self.init(header: head)
     }
 }

@@ -63,10 +63,12 @@ struct ValidateCommand: Command {
     /// each device draws for itself are named as drawn.
     static func behaviour(of device: DeviceSetup, variation: FleetVariation?) -> String {
         let user = device.user
-        // A sleep past midnight is kept as a second past 24:00; it reads as the scenario wrote it.
+        // A sleep past midnight is kept as a second past 24:00; it reads as
+        // the scenario wrote it, and a sleep at the wake time as a whole day.
         func clock(_ second: Int) -> String { DurationText.clock(second % Seconds.day) }
+        let nextDay = user.sleepSecond >= Seconds.day ? " the next day" : ""
         let jitter = user.dayJitter > 0 ? " (±\(DurationText.format(Double(user.dayJitter))))" : ""
-        var awake = "awake \(clock(user.wakeSecond)) to \(clock(user.sleepSecond))\(jitter)"
+        var awake = "awake \(clock(user.wakeSecond)) to \(clock(user.sleepSecond))\(nextDay)\(jitter)"
         if let variation, variation.wake != nil || variation.sleep != nil {
             func range(_ drawn: ClosedRange<Int>?, _ fixed: Int) -> String {
                 drawn.map { "\(clock($0.lowerBound))–\(clock($0.upperBound))" } ?? clock(fixed)

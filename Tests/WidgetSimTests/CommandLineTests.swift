@@ -466,7 +466,7 @@ struct CommandLineTests {
             """#.write(to: weekly, atomically: true, encoding: .utf8)
         let result = try Self.widgetsim(["validate", weekly.path])
         #expect(result.output.contains(
-            "  phone: awake 08:00 to 01:30, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"),
+            "  phone: awake 08:00 to 01:30 the next day, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"),
             "\(result.output) \(result.errors)")
     }
 

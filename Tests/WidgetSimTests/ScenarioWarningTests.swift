@@ -9,6 +9,21 @@ struct ScenarioWarningTests {
         try ScenarioLoader.decodeDocument(text, file: "w.json").warnings.map(\.description)
     }
 
+    /// A sleep time at or before the wake time is the next day's; a waking
+    /// day of more than 20 hours is warned of, as a fleet's ranges are, and
+    /// a night that ends after midnight is not (found by a red-team pass).
+    @Test func aWakingDayOfMoreThanTwentyHoursIsWarnedOf() throws {
+        func user(_ fields: String) -> String {
+            #"{"name": "u", "devices": [{"id": "p", "user": {"# + fields + #"}, "widgets": [{"id": "w", "provider": {"policy": "never"}}]}]}"#
+        }
+        #expect(try Self.warnings(user(#""wake": "09:00", "sleep": "08:00""#)) == [
+            "w.json:1:74: field 'devices[0].user.sleep': sleep 08:00 comes at or before wake 09:00, so it is the next day's: the user is awake 23h a day; if that is not meant, check wake and sleep",
+        ])
+        #expect(try Self.warnings(user(#""wake": "07:00", "sleep": "07:00""#)).count == 1)
+        #expect(try Self.warnings(user(#""wake": "08:00", "sleep": "01:30""#)) == [])
+        #expect(try Self.warnings(user(#""wake": "00:00", "sleep": "24:00""#)) == [])
+    }
+
     /// A fleet template's script gives every device the same second of its
     /// day: a user's view or session there is a spike no crowd of users
     /// makes, and is warned of; a server's push at one instant is not.
@@ -166,11 +181,7 @@ struct ScenarioWarningTests {
                 if best == nil || distance < best!.distance { best = (distance, candidate) }
             }
             if let best, best.distance <= max(2, word.count / 3) { return best.candidate }
-            if let written = candidates.filter({ $0.count >= 3 && word.lowercased().hasPrefix($0.lowercased()) }).max(by: { $0.count < $1.count }) {
-                return written
-            }
-            guard word.count >= 4 else { return nil }
-            return candidates.filter { $0.count > word.count && $0.lowercased().hasSuffix(word.lowercased()) }.min { $0.count < $1.count }
+            return candidates.filter { $0.count >= 3 && word.lowercased().hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
         }
         var random = RandomStream(seed: 31)
         let letters = Array("abcAB.-")
@@ -184,16 +195,22 @@ struct ScenarioWarningTests {
         #expect(Suggestion.nearest(to: String(repeating: "x", count: 1 << 20), among: ["weather", "news"]) == nil)
     }
 
-    /// A long name given by its last word is too far from it for a typo,
+    /// A value given by its last word is too far from its name for a typo,
     /// but plainly meant: a family written "medium" suggests "systemMedium",
     /// where the message listed the families with no suggestion (found by
-    /// a newcomer's trial).
-    @Test func aNameGivenByItsLastWordSuggestsTheWholeName() throws {
+    /// a newcomer's trial). Only when one value ends with that word, at the
+    /// start of one of its words, and only among values: a red-team pass
+    /// found "budget" suggesting "pushBudget" among fields, and "rate"
+    /// suggesting "calibrate" among commands.
+    @Test func aValueGivenByItsLastWordSuggestsTheWholeName() throws {
         let families = WidgetFamily.allCases.map(\.rawValue)
-        #expect(Suggestion.nearest(to: "medium", among: families) == "systemMedium")
-        #expect(Suggestion.nearest(to: "Inline", among: families) == "accessoryInline")
-        #expect(Suggestion.nearest(to: "large", among: families) == "systemLarge")
-        #expect(Suggestion.nearest(to: "all", among: ["reloadAll", "install"]) == nil)
+        #expect(Suggestion.wholeName(endingWith: "medium", among: families) == "systemMedium")
+        #expect(Suggestion.wholeName(endingWith: "Inline", among: families) == "accessoryInline")
+        #expect(Suggestion.wholeName(endingWith: "large", among: families) == nil)
+        #expect(Suggestion.wholeName(endingWith: "rate", among: ["calibrate", "simulate"]) == nil)
+        #expect(Suggestion.wholeName(endingWith: "budget", among: ["push-budget", "budget-model"]) == "push-budget")
+        #expect(Suggestion.wholeName(endingWith: "all", among: ["reloadAll"]) == nil)
+        #expect(Suggestion.nearest(to: "medium", among: families) == nil)
         let text = #"{ "name": "w", "days": 1, "devices": [ { "id": "p", "widgets": [ { "id": "w", "family": "medium", "provider": { "policy": "never" } } ] } ] }"#
         do {
             _ = try ScenarioLoader.decode(text, file: "w.json")

@@ -34,6 +34,8 @@ struct TextSafetyTests {
         #expect(DisplayText.visible("line\nnext", keepingNewlines: true) == "line\nnext")
         #expect(DisplayText.visible("line\nnext") == "line\\u{A}next")
         #expect(DisplayText.visible("right\u{202E}to left") == "right\\u{202E}to left")
+        // A line or paragraph separator breaks a line on a terminal, as a newline does.
+        #expect(DisplayText.visible("one\u{2028}two\u{2029}") == "one\\u{2028}two\\u{2029}")
         #expect(DisplayText.visible("plain, with ümlauts and 日本語") == "plain, with ümlauts and 日本語")
     }
 

@@ -129,7 +129,19 @@ extension ScenarioDecoder {
         if user.wakeSecond == Seconds.day { user.wakeSecond = 0 }
         if let sleep = object.optional("sleep") { user.sleepSecond = try sleep.clockTime() }
         // A sleep time before the wake time means after midnight.
-        if user.sleepSecond <= user.wakeSecond { user.sleepSecond += Seconds.day }
+        if user.sleepSecond <= user.wakeSecond {
+            let sleepClock = DurationText.clock(user.sleepSecond)
+            user.sleepSecond += Seconds.day
+            // A night that ends after midnight is common ("01:30"); a waking
+            // day of more than 20 hours more likely has wake and sleep swapped
+            // (a fleet's ranges are warned of alike, `warnOfWakeMeetingSleep`).
+            let awake = user.sleepSecond - user.wakeSecond
+            if awake > 20 * Seconds.hour, let field = object.optional("sleep") ?? object.optional("wake") {
+                warnings?.warn(
+                    field,
+                    "sleep \(sleepClock) comes at or before wake \(DurationText.clock(user.wakeSecond)), so it is the next day's: the user is awake \(DurationText.format(Double(awake))) a day; if that is not meant, check wake and sleep")
+            }
+        }
         if let jitter = object.optional("dayJitter") { user.dayJitter = try jitter.wholeSeconds(maximum: 6 * Seconds.hour) }
         if let shape = object.optional("hourlyActivity") { user.hourlyActivity = try ScenarioDecoder.hourlyWeights(shape) }
         if let shape = object.optional("weekdayActivity") { user.weekdayActivity = try ScenarioDecoder.weekdayWeights(shape) }

@@ -260,7 +260,10 @@ struct ValueReader {
         let text = try string()
         if let choice = Choice(rawValue: text) { return choice }
         let names = Choice.allCases.map(\.rawValue)
-        let hint = Suggestion.hint(for: text, among: names, style: .parenthesized)
+        var hint = Suggestion.hint(for: text, among: names, style: .parenthesized)
+        if hint.isEmpty, let whole = Suggestion.wholeName(endingWith: text, among: names) {
+            hint = Suggestion.hint(suggesting: whole, style: .parenthesized)
+        }
         throw invalid("unknown value \"\(text)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
     }
 

@@ -108,6 +108,17 @@ struct CSVReader {
     }
 }
 
+/// Which table a CSV file holds, told by its header as `CSVReader` reads
+/// it (a byte-order mark skipped, quotes undone, a carriage return
+/// ignored), for a message that names the command that reads the file.
+public enum CSVHeader {
+    /// True when `bytes` begin with exactly `header`. Reads no further than
+    /// one field past the header's, so a file of commas costs nothing.
+    public static func begins(_ bytes: [UInt8], with header: [String]) -> Bool {
+        (try? CSVReader(bytes, header: header)) != nil
+    }
+}
+
 /// A whole small CSV file read into rows: `parameters.csv`, say.
 struct CSVTable {
     typealias Row = CSVReader.Row

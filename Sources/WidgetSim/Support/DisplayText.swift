@@ -1,8 +1,10 @@
 /// Text from a scenario or a partial file made safe to show: in markdown
 /// reports and on a terminal.
 ///
-/// Promised: control characters (C0, DEL, C1) and the Unicode controls that
-/// reorder text (bidirectional overrides and isolates) never pass through:
+/// Promised: control characters (C0, DEL, C1), the Unicode controls that
+/// reorder text (bidirectional overrides and isolates) and the line and
+/// paragraph separators (U+2028, U+2029, which break a line as a newline
+/// does) never pass through:
 /// each is shown as `\u{1B}`, so an escape sequence in a scenario's
 /// description cannot recolour a terminal or hide text in a report. Printable
 /// text, in any script, passes unchanged.
@@ -84,7 +86,7 @@ public enum DisplayText {
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }

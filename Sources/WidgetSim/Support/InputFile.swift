@@ -55,22 +55,8 @@ public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible 
 public enum InputFile {
     /// The bytes of the regular file at `path`, at most `limit` of them.
     public static func bytes(at path: String, limit: Int) throws(InputFileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR || code == ELOOP {
-                // The name is there but leads nowhere: "no such file", with a
-                // "did you mean" that lists the name itself, would not say why.
-                if let broken = brokenLink(path) { throw .unreadable(path: path, reason: broken.reason) }
-                if code != ELOOP { throw .missing(path: path) }
-            }
-            throw .unreadable(path: path, reason: plainReason(code))
-        }
+        let (descriptor, status) = try openRegular(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: plainReason(errno)) }
-        let type = status.st_mode & S_IFMT
-        guard type == S_IFREG else { throw .notRegular(path: path, kind: kindName(type)) }
         guard Int(status.st_size) <= limit else { throw .tooLarge(path: path, limit: limit) }
         // Back to blocking reads: a regular file never blocks for long.
         _ = fcntl(descriptor, F_SETFL, 0)
@@ -98,6 +84,56 @@ public enum InputFile {
         guard filled <= limit else { throw .tooLarge(path: path, limit: limit) }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// The first `count` bytes (or fewer) of the regular file at `path`,
+    /// whatever its size: enough to read a header and tell what the file is.
+    public static func head(at path: String, count: Int) throws(InputFileError) -> [UInt8] {
+        let (descriptor, _) = try openRegular(path)
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(filled))
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: plainReason(errno))
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// The regular file at `path`, opened for reading without blocking (a
+    /// named pipe is refused, never waited on), and its status.
+    static func openRegular(_ path: String) throws(InputFileError) -> (descriptor: Int32, status: stat) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR || code == ELOOP {
+                // The name is there but leads nowhere: "no such file", with a
+                // "did you mean" that lists the name itself, would not say why.
+                if let broken = brokenLink(path) { throw .unreadable(path: path, reason: broken.reason) }
+                if code != ELOOP { throw .missing(path: path) }
+            }
+            throw .unreadable(path: path, reason: plainReason(code))
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = plainReason(errno)
+            close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(descriptor)
+            throw .notRegular(path: path, kind: kindName(type))
+        }
+        return (descriptor, status)
     }
 
     /// The UTF-8 text of the regular file at `path`, at most `limit` bytes.

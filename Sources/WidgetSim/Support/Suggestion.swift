@@ -23,15 +23,31 @@ public enum Suggestion {
         // A short name written out in full ("sunday" for "sun", "thursday"
         // for "thu"): too far for a typo, but plainly meant. The longest
         // candidate of three letters or more that the word begins with.
-        if let written = candidates.filter({ $0.count >= 3 && lowered.hasPrefix($0.lowercased()) }).max(by: { $0.count < $1.count }) {
-            return written
+        return candidates
+            .filter { $0.count >= 3 && lowered.hasPrefix($0.lowercased()) }
+            .max { $0.count < $1.count }
+    }
+
+    /// The one candidate whose last word is `word` ("medium" for
+    /// "systemMedium", "inline" for "accessoryInline"): a value written by
+    /// the word that tells it from the others. Nil when the word is under
+    /// four letters, or no candidate or several end with it ("large":
+    /// "systemLarge" and "systemExtraLarge"), or it ends one inside a word
+    /// ("rate" in "calibrate"). For a closed set of values only: among
+    /// field or option names the last word names the wrong one too often
+    /// ("budget" for "pushBudget", when a daily budget was meant).
+    public static func wholeName(endingWith word: String, among candidates: [String]) -> String? {
+        guard word.count >= 4 else { return nil }
+        let lowered = word.lowercased()
+        let ending = candidates.filter { candidate in
+            guard candidate.count > word.count, candidate.lowercased().hasSuffix(lowered) else { return false }
+            // The word starts a word of the candidate: after a separator,
+            // or at a capital (camel case).
+            let start = candidate.index(candidate.endIndex, offsetBy: -word.count)
+            let before = candidate[candidate.index(before: start)]
+            return "-_. ".contains(before) || candidate[start].isUppercase
         }
-        // A long name given by its last word ("medium" for "systemMedium",
-        // "inline" for "accessoryInline"): the shortest candidate that ends
-        // with the word, of four letters or more ("large" is "systemLarge"
-        // before "systemExtraLarge").
-        guard length >= 4 else { return nil }
-        return candidates.filter { $0.count > length && $0.lowercased().hasSuffix(lowered) }.min { $0.count < $1.count }
+        return ending.count == 1 ? ending[0] : nil
     }
 
     /// How a hint is written in a message.
