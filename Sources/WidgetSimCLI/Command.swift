@@ -172,7 +172,7 @@ struct ScenarioReference {
                     // Run away from the checkout, a name finds nothing: say
                     // where names are looked up and how to look elsewhere.
                     hint = directory == Self.defaultDirectory
-                        ? "; a name is looked up in \(directory)/ under the current directory, which holds no scenarios: run from the widgetsim checkout, or give --scenarios <dir> or the path of a .json file"
+                        ? "; a name is looked up in \(directory)/ under the current directory, which holds no scenarios: run from the directory that holds Scenarios/ (the widgetsim checkout, or a package of your own), or give --scenarios <dir> or the path of a .json file"
                         : "; a name is looked up in \(directory)/ (option '--scenarios'), which holds no scenarios: give the path of a .json file instead"
                 }
                 _ = suggestion

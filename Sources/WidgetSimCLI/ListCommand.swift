@@ -28,7 +28,7 @@ struct ListCommand: Command {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             let hint = directoryGiven
                 ? "(option '--scenarios')"
-                : "(the default scenario directory, relative to the current directory: run 'list' from the widgetsim checkout, or give --scenarios <dir>)"
+                : "(the default scenario directory, relative to the current directory: run 'list' from the directory that holds Scenarios/ (the widgetsim checkout, or a package of your own), or give --scenarios <dir>)"
             if let broken = InputFile.brokenLink(directory) {
                 throw CommandError("\(directory): no such directory: \(broken.reason) \(hint)", code: .noInput)
             }

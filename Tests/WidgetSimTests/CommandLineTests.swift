@@ -904,7 +904,7 @@ struct CommandLineTests {
         let result = try Self.widgetsim(["simulate", "weather", "--out", "out"], in: directory)
         #expect(result.status == 66)
         #expect(result.errors.contains(
-            "Scenarios/weather.json: no scenario named 'weather'; a name is looked up in Scenarios/ under the current directory, which holds no scenarios: run from the widgetsim checkout, or give --scenarios <dir> or the path of a .json file"),
+            "Scenarios/weather.json: no scenario named 'weather'; a name is looked up in Scenarios/ under the current directory, which holds no scenarios: run from the directory that holds Scenarios/ (the widgetsim checkout, or a package of your own), or give --scenarios <dir> or the path of a .json file"),
             "\(result.errors)")
         let elsewhere = try Self.widgetsim(["simulate", "weather", "--scenarios", "mine", "--out", "out"], in: directory)
         #expect(elsewhere.status == 66)

@@ -105,7 +105,8 @@ struct GoldenReportTests {
                     The code no longer computes the committed report. If the change is intended (a rule or a default \
                     changed), run 'make golden' and review 'git diff Reports/'. If you ran 'make simulate', \
                     'make compare' or 'make sensitivity' with other options, restore the committed files with \
-                    'git checkout Reports/\(scenario)'.
+                    'git checkout Reports/\(scenario)' (reports never committed, of a scenario of your own: \
+                    remove 'Reports/\(scenario)/' and record them with 'make golden').
                     """)
             }
         }
