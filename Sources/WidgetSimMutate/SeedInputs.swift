@@ -8,7 +8,8 @@ enum SeedInputs {
     /// trailing 24-hour windows, small enough that a mutant is written in microseconds.
     static let reportDays = "3"
 
-    /// Writes `<scratch>/seeds/reports/<scenario>/` for every scenario with a
+    /// Writes `<scratch>/seeds/reports/<scenario>/` and
+    /// `<scratch>/seeds/device-logs/<scenario>.csv` for every scenario with a
     /// device list and `<scratch>/seeds/partials/<scenario>/part-{1,2}.txt` for
     /// every fleet scenario, then loads them with the scenarios as the corpus.
     static func make(binary: String, scenarioDirectory: String, scratch: String) throws -> MutationCorpus {
@@ -16,11 +17,13 @@ enum SeedInputs {
         try? FileManager.default.removeItem(atPath: seeds)
         try FileManager.default.createDirectory(atPath: seeds + "/reports", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: seeds + "/partials", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: seeds + "/device-logs", withIntermediateDirectories: true)
         let scenarios = try MutationCorpus.load(scenarioDirectory: scenarioDirectory, reportDirectories: [], partialGroups: [])
         let scenarioPath = { (name: String) in URL(fileURLWithPath: scenarioDirectory).appendingPathComponent(name).path }
 
         var reportDirectories: [String] = []
         var partialGroups: [[String]] = []
+        var deviceLogs: [String] = []
         for name in scenarios.scenarioNames {
             let base = String(name.dropLast(5))
             if scenarios.fleetScenarioNames.contains(name) {
@@ -37,12 +40,16 @@ enum SeedInputs {
                 partialGroups.append(group)
             } else {
                 let directory = seeds + "/reports/" + base
-                try run(binary, ["simulate", scenarioPath(name), "--days", reportDays, "--out", directory, "-q"], in: seeds)
+                // The first device's log too, named after its scenario: a calibration mutant is given both.
+                let log = seeds + "/device-logs/" + base + ".csv"
+                try run(binary, ["simulate", scenarioPath(name), "--days", reportDays, "--out", directory, "--device-log", log, "-q"], in: seeds)
                 try run(binary, ["check", directory], in: seeds)
                 reportDirectories.append(directory)
+                deviceLogs.append(log)
             }
         }
-        return try MutationCorpus.load(scenarioDirectory: scenarioDirectory, reportDirectories: reportDirectories, partialGroups: partialGroups)
+        return try MutationCorpus.load(
+            scenarioDirectory: scenarioDirectory, reportDirectories: reportDirectories, partialGroups: partialGroups, deviceLogPaths: deviceLogs)
     }
 
     /// Runs one set-up command; it must succeed, or the seeds would not be valid.

@@ -134,7 +134,7 @@ guard let countText = value("--mutants"), let count = UInt64(countText), count >
 let first = options.number("--first", UInt64.self, default: 0)
 guard first <= UInt64.max - count else { fatal("--first plus --mutants is past the last mutant", code: 64) }
 print("widgetsim-mutate: mutants \(first)..<\(first + count) (master seed \(masterSeed)) against \(binary)")
-print("  seeds: \(corpus.scenarioCount) scenarios, \(corpus.reportCount) report directories, \(corpus.partialSetCount) sets of fleet partials (in \(scratch)/seeds)")
+print("  seeds: \(corpus.scenarioCount) scenarios, \(corpus.reportCount) report directories, \(corpus.partialSetCount) sets of fleet partials, \(corpus.deviceLogCount) device logs (in \(scratch)/seeds)")
 print("  \(jobs) jobs, timeout \(Outcome.formatSeconds(settings.timeout)), memory limit \(Outcome.formatBytes(memoryLimit))")
 let began = ContinuousClock.now
 let records = campaign.run(Array(first..<(first + count)), progress: true)

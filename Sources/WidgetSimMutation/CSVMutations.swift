@@ -6,6 +6,14 @@ import WidgetSim
 struct CSVMutations {
     let corpus: MutationCorpus
     let scale: MutationScale
+    /// Words a cell may be set to: a report's by default, a device log's for one.
+    var vocabulary: [String]
+
+    init(corpus: MutationCorpus, scale: MutationScale, vocabulary: [String]? = nil) {
+        self.corpus = corpus
+        self.scale = scale
+        self.vocabulary = vocabulary ?? corpus.reportVocabulary
+    }
 
     enum Operation {
         case cellNumber, columnNumber, cellVocabulary, cellTimestamp, extraField, missingField, quoting
@@ -54,7 +62,7 @@ struct CSVMutations {
         case .cellVocabulary:
             let (row, column) = (randomRow(), random.nextInt(below: columns))
             let own = document.values(ofColumn: random.nextInt(below: columns))
-            let value = random.nextBool(probability: 0.6) || own.isEmpty ? random.pick(corpus.reportVocabulary) : random.pick(own)
+            let value = random.nextBool(probability: 0.6) || own.isEmpty ? random.pick(vocabulary) : random.pick(own)
             set(row, column, value)
             return MutationEdit("cellVocabulary", "\(file):\(row + 1) \(name(column)) -> \(ScenarioMutations.quoted(value))")
         case .cellTimestamp:

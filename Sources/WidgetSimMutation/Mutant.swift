@@ -15,6 +15,9 @@ public struct Mutant: Sendable {
         case reloadsLog
         /// The partial results of a sharded fleet run, run by `merge`.
         case fleetPartial
+        /// A phone's device log, run by `check --device-log <file>` or by
+        /// `calibrate <file> --scenario <the scenario that wrote it>`.
+        case deviceLog
 
         public var name: String {
             switch self {
@@ -22,6 +25,7 @@ public struct Mutant: Sendable {
             case .reportDirectory: return "report directory"
             case .reloadsLog: return "reloads log"
             case .fleetPartial: return "fleet partial"
+            case .deviceLog: return "device log"
             }
         }
 

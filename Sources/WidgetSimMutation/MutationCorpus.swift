@@ -55,15 +55,26 @@ public struct MutationCorpus: Sendable {
         var files: [SeedFile]
     }
 
+    /// A device log, and the scenario (by file name) whose phone wrote it,
+    /// which a calibration against it is given.
+    struct DeviceLogSeed: Sendable {
+        var name: String
+        var scenario: String
+        var document: CSVDocument
+    }
+
     let scenarios: [Scenario]
     let reports: [Report]
     let partials: [Partials]
+    let deviceLogs: [DeviceLogSeed]
     /// Every key of every scenario, sorted and without repeats.
     let scenarioKeys: [String]
     /// Every string value of every scenario, sorted and without repeats.
     let scenarioStrings: [String]
     /// Words that mean something in a report: triggers, results, policies, budget models, booleans.
     let reportVocabulary: [String]
+    /// Words that mean something in a device log: events, policies, families, entry counts at their limits.
+    let deviceLogVocabulary: [String]
 
     public var scenarioCount: Int { scenarios.count }
     /// The seed scenarios' file names, in corpus order.
@@ -72,6 +83,7 @@ public struct MutationCorpus: Sendable {
     public var fleetScenarioNames: [String] { scenarios.filter(\.isFleet).map(\.name) }
     public var reportCount: Int { reports.count }
     public var partialSetCount: Int { partials.count }
+    public var deviceLogCount: Int { deviceLogs.count }
 
     /// The kinds of mutant this corpus can make.
     public var kinds: [Mutant.Kind] {
@@ -79,6 +91,7 @@ public struct MutationCorpus: Sendable {
         if !scenarios.isEmpty { kinds.append(.scenario) }
         if !reports.isEmpty { kinds += [.reportDirectory, .reloadsLog] }
         if !partials.isEmpty { kinds.append(.fleetPartial) }
+        if !deviceLogs.isEmpty { kinds.append(.deviceLog) }
         return kinds
     }
 
@@ -86,7 +99,10 @@ public struct MutationCorpus: Sendable {
     ///   - scenarios: scenario files, each valid JSON.
     ///   - reports: report directories, each with `reloads.csv` (and usually `views.csv`, `daily.csv`, `parameters.csv`).
     ///   - partials: the partial files of sharded fleet runs, one group per run.
-    public init(scenarios: [SeedFile], reports: [SeedGroup], partials: [SeedGroup]) throws(MutationCorpusError) {
+    ///   - deviceLogs: device logs, each named after the scenario whose
+    ///     phone wrote it (`weather.csv` from `weather.json`), which must be
+    ///     among `scenarios`.
+    public init(scenarios: [SeedFile], reports: [SeedGroup], partials: [SeedGroup], deviceLogs: [SeedFile] = []) throws(MutationCorpusError) {
         var parsed: [Scenario] = []
         for seed in scenarios {
             let node: JSONNode
@@ -119,6 +135,15 @@ public struct MutationCorpus: Sendable {
         }
         self.reports = reportSeeds
         self.partials = partials.map { Partials(name: $0.name, files: $0.files) }
+        var logSeeds: [DeviceLogSeed] = []
+        for log in deviceLogs {
+            let scenario = String(log.name.dropLast(log.name.hasSuffix(".csv") ? 4 : 0)) + ".json"
+            guard parsed.contains(where: { $0.name == scenario }) else {
+                throw MutationCorpusError(description: "\(log.name): a seed device log needs its scenario, \(scenario), among the seed scenarios")
+            }
+            logSeeds.append(DeviceLogSeed(name: log.name, scenario: scenario, document: CSVDocument(log.bytes)))
+        }
+        self.deviceLogs = logSeeds
 
         var keys: [String] = []
         var strings: [String] = []
@@ -137,16 +162,21 @@ public struct MutationCorpus: Sendable {
             + BudgetModel.allCases.map(\.rawValue) + PushBudget.allCases.map(\.rawValue)
             + ["atEnd", "after", "never", "0", "1", "", "true", "false"]
         reportVocabulary = Array(Set(words)).sorted()
+        let logWords = DeviceLog.Event.allCases.map(\.rawValue) + DeviceLog.TimelinePolicyName.allCases.map(\.rawValue)
+            + WidgetFamily.allCases.map(\.rawValue) + ["", "0", "1", "400", "401", "1000000", "1000001"]
+        deviceLogVocabulary = Array(Set(logWords)).sorted()
         if scenarioKeys.isEmpty && !parsed.isEmpty {
             throw MutationCorpusError(description: "the seed scenarios hold no objects")
         }
     }
 
     /// Reads the seeds from disk: every `*.json` in `scenarioDirectory`, the
-    /// four CSV files of each report directory, and each group of partial
-    /// files; `partials` are made elsewhere and come after them.
+    /// four CSV files of each report directory, each group of partial files,
+    /// and each device log (named after its scenario); `partials` and
+    /// `deviceLogs` are made elsewhere and come after them.
     public static func load(
-        scenarioDirectory: String?, reportDirectories: [String], partialGroups: [[String]], partials made: [SeedGroup] = []
+        scenarioDirectory: String?, reportDirectories: [String], partialGroups: [[String]], partials made: [SeedGroup] = [],
+        deviceLogPaths: [String] = [], deviceLogs madeLogs: [SeedFile] = []
     ) throws(MutationCorpusError) -> MutationCorpus {
         func read(_ path: String) throws(MutationCorpusError) -> SeedFile {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -174,7 +204,9 @@ public struct MutationCorpus: Sendable {
             for path in group { files.append(try read(path)) }
             partials.append(SeedGroup(name: "partials/" + ((group.first ?? "") as NSString).lastPathComponent, files: files))
         }
-        return try MutationCorpus(scenarios: scenarios, reports: reports, partials: partials + made)
+        var logs: [SeedFile] = []
+        for path in deviceLogPaths { logs.append(try read(path)) }
+        return try MutationCorpus(scenarios: scenarios, reports: reports, partials: partials + made, deviceLogs: logs + madeLogs)
     }
 
     /// The files `widgetsim check` reads from a report directory, in the order they are mutated and written.

@@ -21,7 +21,7 @@ public struct Mutator: Sendable {
 
     /// How often each kind is made: scenarios most, since they have the most structure.
     static let kindWeights: [(weight: Int, value: Mutant.Kind)] = [
-        (45, .scenario), (20, .reportDirectory), (20, .reloadsLog), (15, .fleetPartial),
+        (45, .scenario), (20, .reportDirectory), (20, .reloadsLog), (15, .fleetPartial), (15, .deviceLog),
     ]
 
     /// The seed of mutant `index`: one level down from the master seed, so
@@ -50,6 +50,7 @@ public struct Mutator: Sendable {
         case .reportDirectory: return reportMutant(index, wholeDirectory: true, random: &random)
         case .reloadsLog: return reportMutant(index, wholeDirectory: false, random: &random)
         case .fleetPartial: return partialMutant(index, random: &random)
+        case .deviceLog: return deviceLogMutant(index, random: &random)
         }
     }
 
@@ -76,9 +77,9 @@ public struct Mutator: Sendable {
         let mutations = ScenarioMutations(corpus: corpus, scale: scale)
         switch plan(random: &random) {
         case .specialFile:
-            let special = specialFile(random: &random)
+            let special = specialFile(replacing: file, random: &random)
             content = special.content
-            edits.append(MutationEdit(special.operation, "\(file): \(special.detail)", expensive: true))
+            edits.append(special.edit)
         case .expensive:
             var tree = seed.tree
             edits.append(mutations.mutateExpensively(&tree, random: &random))
@@ -162,9 +163,9 @@ public struct Mutator: Sendable {
         let reloads = names.firstIndex(of: "reloads.csv") ?? 0
         switch plan(random: &random) {
         case .specialFile:
-            let made = specialFile(random: &random)
+            let made = specialFile(replacing: directory + names[reloads], random: &random)
             special = (reloads, made.content)
-            edits.append(MutationEdit(made.operation, "\(directory)\(names[reloads]): \(made.detail)", expensive: true))
+            edits.append(made.edit)
         case .expensive:
             edits.append(mutations.mutateExpensively(&documents[reloads], file: directory + names[reloads], random: &random))
         case .ordinary:
@@ -253,9 +254,9 @@ public struct Mutator: Sendable {
         var special: MutantFile.Content?
         switch plan(random: &random) {
         case .specialFile:
-            let made = specialFile(random: &random)
+            let made = specialFile(replacing: names[0], random: &random)
             special = made.content
-            edits.append(MutationEdit(made.operation, "\(names[0]): \(made.detail)", expensive: true))
+            edits.append(made.edit)
         case .expensive:
             edits.append(mutations.mutateExpensively(&parts[0], file: names[0], random: &random))
         case .ordinary:
@@ -300,7 +301,62 @@ public struct Mutator: Sendable {
             edits: edits)
     }
 
+    // MARK: Device logs
+
+    /// A phone's device log (README, "Calibrating from your phone"): the
+    /// input least in widgetsim's hands, written by an app on a phone. It
+    /// goes to `check --device-log`, or to a small `calibrate` against the
+    /// scenario whose phone wrote it, given beside it as it is.
+    func deviceLogMutant(_ index: UInt64, random: inout RandomStream) -> Mutant {
+        let seed = random.pick(corpus.deviceLogs)
+        let mutations = CSVMutations(corpus: corpus, scale: scale, vocabulary: corpus.deviceLogVocabulary)
+        let file = "log.csv"
+        var document = seed.document
+        var edits: [MutationEdit] = []
+        // Byte edits wait until every structured edit is made, since they break the structure.
+        var byteEdits = 0
+        var special: MutantFile.Content?
+        switch plan(random: &random) {
+        case .specialFile:
+            let made = specialFile(replacing: file, random: &random)
+            special = made.content
+            edits.append(made.edit)
+        case .expensive:
+            edits.append(mutations.mutateExpensively(&document, file: file, random: &random))
+        case .ordinary:
+            for _ in 0..<random.editCount(most: 4) {
+                if random.nextBool(probability: 0.15) {
+                    byteEdits += 1
+                } else {
+                    edits.append(mutations.mutate(&document, file: file, random: &random))
+                }
+            }
+        }
+        var bytes = document.rendered
+        for _ in 0..<byteEdits { edits.append(ByteMutations.mutate(&bytes, file: file, random: &random)) }
+        var files = [MutantFile(path: file, content: special ?? .bytes(bytes))]
+        var arguments = ["check", "--device-log", file]
+        if random.nextBool(probability: 0.3), let scenario = corpus.scenarios.first(where: { $0.name == seed.scenario }) {
+            // A calibration of one unknown, at the fewest runs allowed: a
+            // mutant must finish within the campaign's time limit.
+            files.append(MutantFile(path: scenario.name, bytes: scenario.bytes))
+            arguments = [
+                "calibrate", file, "--scenario", scenario.name, "--replications", "4", "--grid", "3",
+                "--only", random.pick(CalibrationKnob.all.map(\.field)), "--threads", "1", "--out", "out", "-q",
+            ]
+        } else if random.nextBool(probability: 0.2) {
+            arguments += ["--minimum-spacing", random.pick(MutationValues.optionValues)]
+        }
+        return Mutant(index: index, kind: .deviceLog, origin: "device-logs/" + seed.name, files: files, arguments: arguments, edits: edits)
+    }
+
     // MARK: Special files
+
+    /// A special file in place of `file`, and the edit that names it.
+    func specialFile(replacing file: String, random: inout RandomStream) -> (content: MutantFile.Content, edit: MutationEdit) {
+        let made = specialFile(random: &random)
+        return (made.content, MutationEdit(made.operation, "\(file): \(made.detail)", expensive: true))
+    }
 
     /// A file that is not a regular file: it must be refused, never waited on forever.
     func specialFile(random: inout RandomStream) -> (operation: String, detail: String, content: MutantFile.Content) {

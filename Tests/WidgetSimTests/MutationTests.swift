@@ -9,7 +9,8 @@ import Testing
 /// a stack trace"). The mutants are `make mutate`'s, at a small scale, fed
 /// in-process to the parsers the commands use: the scenario decoder, the
 /// report checker with `check`'s options, and the partial-file reader with
-/// the merge and the fleet report after it.
+/// the merge and the fleet report after it, and the device-log reader with
+/// its analysis.
 ///
 /// Each sweep runs in a child process (an exit test), so a crash fails the
 /// test instead of ending the test run. The child writes each mutant's number
@@ -24,23 +25,29 @@ struct MutationTests {
     /// Fixed, so a failure names a mutant that stays the same from run to run.
     static let masterSeed: UInt64 = 2_026_112_301
 
-    static let mutantsPerKind: [Mutant.Kind: Int] = [.scenario: 300, .reportDirectory: 200, .reloadsLog: 300, .fleetPartial: 120]
+    static let mutantsPerKind: [Mutant.Kind: Int] = [.scenario: 300, .reportDirectory: 200, .reloadsLog: 300, .fleetPartial: 120, .deviceLog: 200]
 
     /// The committed reports mutants start from: small ones, so a debug build gets through them quickly.
     static let reportNames = ["weather", "news", "stocks"]
 
-    /// The shipped scenarios, three committed reports, and the two shards of
+    /// The shipped scenarios, three committed reports, the two shards of
     /// a 20-device, 1-day fleet-weather run, made here as `widgetsim fleet
-    /// --shard i/2 --partial` would.
+    /// --shard i/2 --partial` would, and the device logs of the same three
+    /// scenarios' phones over 3 days, as `simulate --device-log` writes them.
     static func corpus() throws -> MutationCorpus {
         let document = try FleetTests.document(devices: 20, days: 1)
         let parts = (0..<2).map { index in
             SeedFile(name: "part-\(index + 1).txt", bytes: Array(partial(document, shard: index).utf8))
         }
+        let logs = try reportNames.map { name in
+            var setup = try ScenarioLoader.load(path: Paths.scenario(name))
+            setup.days = 3
+            return SeedFile(name: "\(name).csv", bytes: Array(try Simulation.deviceLog(setup, device: 0).render().utf8))
+        }
         return try MutationCorpus.load(
             scenarioDirectory: Paths.packageRoot.appendingPathComponent("Scenarios").path,
             reportDirectories: reportNames.map { Paths.packageRoot.appendingPathComponent("Reports/\($0)").path },
-            partialGroups: [], partials: [SeedGroup(name: "partials/fleet-weather", files: parts)])
+            partialGroups: [], partials: [SeedGroup(name: "partials/fleet-weather", files: parts)], deviceLogs: logs)
     }
 
     /// Shard `shard` of 2 as a partial file.
@@ -51,7 +58,9 @@ struct MutationTests {
 
     // MARK: Feeding a mutant to the parsers
 
-    /// Feeds `mutant` to what its command would run, in-process. Returns
+    /// Feeds `mutant` to what its command would run, in-process (a device
+    /// log to what `check --device-log` and `calibrate` read it with; the
+    /// calibration itself runs in `make mutate`, against the release build). Returns
     /// whether the input was accepted or refused with an error: both are fine.
     @discardableResult
     static func feed(_ mutant: Mutant) -> Bool {
@@ -88,6 +97,14 @@ struct MutationTests {
             guard let merged = try? FleetResult.merge(parts) else { return false }
             // What `merge` writes next: the report's arithmetic runs on the merged counters.
             _ = FleetReport(merged).files()
+            return true
+        case .deviceLog:
+            guard let bytes = mutant.bytes(at: "log.csv") else { return false }
+            _ = LogFormat(header: bytes)
+            guard let log = try? DeviceLog.parse(bytes, file: "log.csv") else { return false }
+            let analysis = DeviceLogAnalysis(log)
+            // What both commands compute from the analysis before they go on.
+            _ = (analysis.widgets.map { $0.gaps.count + $0.mostIn24Hours }, Calibration.simulatedDays(analysis), analysis.sortedGaps)
             return true
         }
     }
@@ -169,6 +186,11 @@ struct MutationTests {
 
     @Test func mutatedFleetPartialsMergeOrGetACleanError() async {
         let crashes = await Self.crashingMutants(.fleetPartial)
+        #expect(crashes.isEmpty, "\(crashes.count) crash(es):\n\(crashes.joined(separator: "\n"))")
+    }
+
+    @Test func mutatedDeviceLogsAreReadOrGetACleanError() async {
+        let crashes = await Self.crashingMutants(.deviceLog)
         #expect(crashes.isEmpty, "\(crashes.count) crash(es):\n\(crashes.joined(separator: "\n"))")
     }
 
