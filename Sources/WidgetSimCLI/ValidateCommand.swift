@@ -39,6 +39,7 @@ struct ValidateCommand: Command {
                 listed = setup.devices.map { ($0.id, $0) }
             }
             console.out("\(scenario.path): valid: '\(setup.name)', \(DisplayText.counted(setup.days, "day")), \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
+            console.out("  scheduler: \(ValidateCommand.schedulerChanges(setup.scheduler))")
             for (name, device) in listed {
                 console.out("  \(name): \(ValidateCommand.behaviour(of: device, variation: setup.fleet?.variation))")
                 for widget in device.widgets {
@@ -53,6 +54,19 @@ struct ValidateCommand: Command {
             }
             console.out("  estimate: \(describe(RunEstimate(setup), command: command))")
         }
+    }
+
+    /// The scheduler settings the scenario changes, each beside its default
+    /// ("learningDays 0.0 (default 3.0)"), or "the defaults": what a
+    /// `"scheduler"` section does shows before a run, as the README's table
+    /// of every parameter gives the rest.
+    static func schedulerChanges(_ scheduler: SchedulerParameters) -> String {
+        let defaults = SchedulerParameters()
+        let changed = SchedulerParameters.catalogue.compactMap { parameter -> String? in
+            let value = parameter.value(scheduler), standard = parameter.value(defaults)
+            return value == standard ? nil : "\(parameter.name) \(value) (default \(standard))"
+        }
+        return changed.isEmpty ? "the defaults" : changed.joined(separator: ", ")
     }
 
     /// What the device's user does, in a line: when they are awake, how

@@ -438,6 +438,19 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// validate names the scheduler settings a scenario changes, each beside
+    /// its default, so a "scheduler" section shows what it does before a run.
+    @Test func validateNamesTheSchedulerSettingsAScenarioChanges() throws {
+        let plain = try Self.widgetsim(["validate", "weather"])
+        #expect(plain.output.contains("\n  scheduler: the defaults\n"), "\(plain.output)")
+        let fleet = try Self.widgetsim(["validate", "fleet-weather"])
+        #expect(fleet.output.contains("\n  scheduler: learningDays 0.0 (default 3.0)\n"), "\(fleet.output)")
+        let developer = try Self.widgetsim(["validate", "developer-mode"])
+        #expect(developer.output.contains(
+            "\n  scheduler: budgetModel unlimited (default paced), minimumSpacing 0s (default 5m), schedulingDelay 0s (default log-normal, median 2m, p95 30m), deferWhenUnseenFor off (default 2h)\n"),
+            "\(developer.output)")
+    }
+
     /// validate says what each device's user does, so a slip in the
     /// behaviour shows before a run; a fleet's template names what each
     /// device draws for itself, and a sleep past midnight reads as written.
