@@ -36,6 +36,14 @@ struct SensitivityTests {
         }
         """
 
+    /// The terminal's summary drops markdown's marks but keeps μ*, a name
+    /// (it said "see μ under All unknowns at once", found by a newcomer).
+    @Test func theTerminalSummaryKeepsTheStarOfMuStar() {
+        #expect(SensitivityReport.plainText("**The order** can differ: see μ* under *All unknowns at once*, `x`.")
+            == "The order can differ: see μ* under All unknowns at once, x.")
+        #expect(SensitivityReport.plainText("μ*") == "μ*" && SensitivityReport.plainText("**a**") == "a")
+    }
+
     @Test func everyGapParameterHasAPlausibleRangeAndNothingElseDoes() {
         let gaps = SchedulerParameters.catalogue.filter(\.isGap).map(\.name)
         #expect(SchedulerParameters.plausibleRanges.map(\.name) == gaps)

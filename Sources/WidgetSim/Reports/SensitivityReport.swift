@@ -43,7 +43,15 @@ public struct SensitivityReport {
 
     /// The verdict lines, as plain text for a terminal.
     public func terminalSummary() -> String {
-        String(verdict().filter { $0 != "`" && $0 != "*" })
+        Self.plainText(verdict())
+    }
+
+    /// Markdown's code and emphasis marks taken out, but the star of μ*, a
+    /// name and not a mark: the terminal said "see μ under ..." for "see μ* under ...".
+    static func plainText(_ markdown: String) -> String {
+        markdown.split(separator: "μ*", omittingEmptySubsequences: false)
+            .map { String($0.filter { $0 != "`" && $0 != "*" }) }
+            .joined(separator: "μ*")
     }
 
     // MARK: Findings
