@@ -77,9 +77,7 @@ public struct Mutator: Sendable {
         let mutations = ScenarioMutations(corpus: corpus, scale: scale)
         switch plan(random: &random) {
         case .specialFile:
-            let special = specialFile(replacing: file, random: &random)
-            content = special.content
-            edits.append(special.edit)
+            content = specialFile(replacing: file, edits: &edits, random: &random)
         case .expensive:
             var tree = seed.tree
             edits.append(mutations.mutateExpensively(&tree, random: &random))
@@ -163,9 +161,7 @@ public struct Mutator: Sendable {
         let reloads = names.firstIndex(of: "reloads.csv") ?? 0
         switch plan(random: &random) {
         case .specialFile:
-            let made = specialFile(replacing: directory + names[reloads], random: &random)
-            special = (reloads, made.content)
-            edits.append(made.edit)
+            special = (reloads, specialFile(replacing: directory + names[reloads], edits: &edits, random: &random))
         case .expensive:
             edits.append(mutations.mutateExpensively(&documents[reloads], file: directory + names[reloads], random: &random))
         case .ordinary:
@@ -254,9 +250,7 @@ public struct Mutator: Sendable {
         var special: MutantFile.Content?
         switch plan(random: &random) {
         case .specialFile:
-            let made = specialFile(replacing: names[0], random: &random)
-            special = made.content
-            edits.append(made.edit)
+            special = specialFile(replacing: names[0], edits: &edits, random: &random)
         case .expensive:
             edits.append(mutations.mutateExpensively(&parts[0], file: names[0], random: &random))
         case .ordinary:
@@ -318,9 +312,7 @@ public struct Mutator: Sendable {
         var special: MutantFile.Content?
         switch plan(random: &random) {
         case .specialFile:
-            let made = specialFile(replacing: file, random: &random)
-            special = made.content
-            edits.append(made.edit)
+            special = specialFile(replacing: file, edits: &edits, random: &random)
         case .expensive:
             edits.append(mutations.mutateExpensively(&document, file: file, random: &random))
         case .ordinary:
@@ -352,10 +344,11 @@ public struct Mutator: Sendable {
 
     // MARK: Special files
 
-    /// A special file in place of `file`, and the edit that names it.
-    func specialFile(replacing file: String, random: inout RandomStream) -> (content: MutantFile.Content, edit: MutationEdit) {
+    /// A special file in place of `file`; the edit that names it goes into `edits`.
+    func specialFile(replacing file: String, edits: inout [MutationEdit], random: inout RandomStream) -> MutantFile.Content {
         let made = specialFile(random: &random)
-        return (made.content, MutationEdit(made.operation, "\(file): \(made.detail)", expensive: true))
+        edits.append(MutationEdit(made.operation, "\(file): \(made.detail)", expensive: true))
+        return made.content
     }
 
     /// A file that is not a regular file: it must be refused, never waited on forever.
