@@ -86,6 +86,25 @@ struct SensitivityTests {
         #expect(report.contains("(with one replication, whose noise is unknown)"), "the Morris walk's ties")
     }
 
+    /// An unknown whose values tried moved no variant's numbers is marked
+    /// "no effect here" and not counted among those that changed the runs,
+    /// though the scenario lets it act (a token bucket's burst under
+    /// `paced`): weather counted 17 of 17, four of which moved nothing
+    /// (found by a newcomer).
+    @Test func anUnknownThatMovedNothingIsMarkedAndNotCounted() throws {
+        let sensitivity = try Self.weatherOneAtATime()
+        let index = try #require(sensitivity.unknowns.firstIndex { $0.name == "tokenBucketBurst" })
+        #expect(sensitivity.relevant[index])
+        let report = SensitivityReport(sensitivity)
+        #expect(!report.effective[index])
+        let markdown = report.markdown()
+        #expect(markdown.contains("| tokenBucketBurst (no effect here) |"), "\(markdown)")
+        #expect(!markdown.contains("| deferWhenUnseenFor (no effect here) |"))
+        let changed = report.effective.filter { $0 }.count
+        #expect(changed < sensitivity.unknowns.count)
+        if markdown.contains("of which") { #expect(markdown.contains("\(changed) of which changed this scenario's runs")) }
+    }
+
     /// A point where the same runs come out is judged as the scenario as written.
     @Test func anUnknownThatCannotChangeTheRunsMovesNothing() throws {
         var options = Sensitivity.Options()

@@ -73,6 +73,40 @@ public struct SensitivityReport {
         }
     }
 
+    /// The unknowns that showed an effect one at a time: those the scenario
+    /// lets act (its static screen, `relevant`) and whose sweep moved some
+    /// variant's headline numbers away from the baseline's. A push budget
+    /// in a scenario that shares it with the rest moves nothing, though
+    /// pushes are sent: a newcomer found four such unknowns counted as able
+    /// to change the runs. On common random numbers an unknown without
+    /// effect gives the very same numbers, so the comparison is exact.
+    var effective: [Bool] {
+        let s = sensitivity
+        func headlines(_ point: Sensitivity.Point) -> [[Double]?] {
+            s.variants.map { variant in point.row(variant).map { row in Sensitivity.Headline.allCases.map { $0.value(row) } } }
+        }
+        let baseline = headlines(s.baseline)
+        return s.unknowns.indices.map { index in
+            s.relevant[index] && (index >= s.sweeps.count || s.sweeps[index].contains { headlines($0) != baseline })
+        }
+    }
+
+    /// The unknowns whose steps in the Morris walks moved the headline
+    /// numbers of one of `variants` (a μ* above 0): only those can tell
+    /// where one of them beats another. The one-at-a-time sweep cannot
+    /// say: an unknown idle as written (a token bucket's burst under
+    /// `paced`) may act when the walk moves the budget model too.
+    func movesInTheWalks(of variants: [String]) -> [Bool] {
+        let s = sensitivity
+        var moves = Array(repeating: false, count: s.unknowns.count)
+        for variant in variants {
+            for headline in Sensitivity.Headline.allCases {
+                for (index, effect) in s.elementaryEffects(on: headline, of: variant).enumerated() where effect.muStar > 0 { moves[index] = true }
+            }
+        }
+        return moves
+    }
+
     func value(_ unknown: Int, at position: Double?) -> String {
         position.map { sensitivity.unknowns[unknown].describe($0) } ?? sensitivity.asWritten[unknown]
     }
@@ -87,7 +121,7 @@ public struct SensitivityReport {
             }
             return "No variant stays within the budget as the scenario is written, so there is no recommendation to test.\n"
         }
-        let relevantCount = s.relevant.filter { $0 }.count
+        let relevantCount = effective.filter { $0 }.count
         var out = ""
         // The ranking this verdict tests, from this run's own replications:
         // `compare`, with more of them, may put a variant within the noise of
@@ -127,7 +161,7 @@ public struct SensitivityReport {
         let overBudgetSentence = "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; "))."
         if flips.isEmpty && overBudget.isEmpty {
             out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
-            out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which can change this scenario's runs)"
+            out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which changed this scenario's runs)"
             out += ties.isEmpty ? ".\n\n" : "; \(tiesNoise) it ties at \(ties.joined(separator: "; ")).\n\n"
         } else if flips.isEmpty {
             out += "**`\(recommended)` does not stay within the budget over every unknown.** "
@@ -207,13 +241,24 @@ public struct SensitivityReport {
     }
 
     /// The unknowns whose positions differ most between the Morris points
-    /// where the recommendation is beaten and all points.
+    /// where the recommendation is beaten and all points, among those whose
+    /// steps moved the numbers of the recommended variant or of one that
+    /// beats it (a newcomer found "`pushDailyBudget` is high" named, which
+    /// moves only a push variant that beats nothing: its positions differed
+    /// by the draw alone).
     func flipConditions() -> String {
         let s = sensitivity
         let walk = s.walkPoints
         let beaten = walk.filter { if case .flips = $0.verdict { return true } else { return false } }
         var shifts: [(index: Int, shift: Double)] = []
-        for index in s.unknowns.indices where s.relevant[index] {
+        // The recommended variant and those that beat it: an unknown that
+        // moves only a third variant's numbers cannot be why it is beaten.
+        var rivals: [String] = s.recommended.map { [$0] } ?? []
+        for point in beaten {
+            if case .flips(let other) = point.verdict, !rivals.contains(other) { rivals.append(other) }
+        }
+        let moves = movesInTheWalks(of: rivals)
+        for index in s.unknowns.indices where s.relevant[index] && moves[index] {
             let mean = { (points: [Sensitivity.Point]) in points.reduce(0.0) { $0 + ($1.positions[index] ?? 0) } / Double(max(1, points.count)) }
             shifts.append((index, mean(beaten) - mean(walk)))
         }
@@ -267,6 +312,7 @@ public struct SensitivityReport {
             out += "The recommended variant, `\(recommended)`, as each unknown moves across its range and the others stay as written.\n\n"
             out += "| unknown | as written | values | mean staleness | stale views | budgeted reloads/widget-day | server requests/widget-day | best there |\n"
             out += "|---|---|---|---|---|---|---|---|\n"
+            let effective = self.effective
             for sweep in sweeps {
                 let unknown = s.unknowns[sweep.index]
                 let rows = sweep.points.map { $0.row(recommended) }
@@ -275,11 +321,11 @@ public struct SensitivityReport {
                 }
                 let values = unknown.sweepPositions.map { unknown.describe($0) }.joined(separator: " / ")
                 let best = sweep.points.map { $0.best ?? "none" }.joined(separator: " / ")
-                out += "| \(unknown.name)\(s.relevant[sweep.index] ? "" : " (no effect here)") | \(DisplayText.markdownCell(s.asWritten[sweep.index])) | \(DisplayText.markdownCell(values)) | "
+                out += "| \(unknown.name)\(effective[sweep.index] ? "" : " (no effect here)") | \(DisplayText.markdownCell(s.asWritten[sweep.index])) | \(DisplayText.markdownCell(values)) | "
                 out += "\(list(.meanStaleness)) | \(list(.stalePercent)) | \(list(.budgetedReloads)) | \(list(.requests)) | \(best) |\n"
             }
             out += "\nAs written: mean staleness \(format(s.baseline.row(recommended).map { Sensitivity.Headline.meanStaleness.value($0) } ?? 0, .meanStaleness)). "
-            out += "\"No effect here\": no value of the unknown changes this scenario's runs (a push budget without pushes, say).\n\n"
+            out += "\"No effect here\": no value of the unknown tried moved any variant's numbers in this scenario (a push budget without pushes, say).\n\n"
             out += "![How far each unknown moves the mean staleness of \(recommended)](sensitivity.svg)\n\n"
 
             if !s.walks.isEmpty {
