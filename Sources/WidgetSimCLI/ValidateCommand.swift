@@ -43,7 +43,7 @@ struct ValidateCommand: Command {
             for (name, device) in listed {
                 console.out("  \(name): \(ValidateCommand.behaviour(of: device, variation: setup.fleet?.variation))")
                 for widget in device.widgets {
-                    console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary)")
+                    console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary); \(ValidateCommand.contentSummary(widget.truth))")
                 }
             }
             // Every variant was built and validated with the base: name them,
@@ -54,6 +54,31 @@ struct ValidateCommand: Command {
             }
             console.out("  estimate: \(describe(RunEstimate(setup), command: command))")
         }
+    }
+
+    /// What the widget's content does, in a few words: how often it
+    /// changes, whether the changes can be foreseen, and what happens at an
+    /// unforeseen one (a push, F19; the app told, F16), so that a variant
+    /// that pushes shows as one before a run (a newcomer could not confirm
+    /// theirs from validate's output).
+    static func contentSummary(_ truth: TruthSetup) -> String {
+        var parts: [String] = []
+        if let periodic = truth.periodic {
+            parts.append("content changes every \(DurationText.format(Double(periodic.period)))\(periodic.window == nil ? "" : " in its active hours")")
+        }
+        if truth.randomChangesPerDay > 0 {
+            let reaction: String
+            switch truth.reaction {
+            case .none: reaction = ""
+            case .push: reaction = ", each pushed"
+            case .reloadKind, .reloadAll: reaction = ", each telling the app"
+            }
+            parts.append("\(DurationText.plain(truth.randomChangesPerDay)) unforeseen changes a day\(reaction)")
+        }
+        if !truth.scheduledChanges.isEmpty { parts.append(DisplayText.counted(truth.scheduledChanges.count, "scheduled change")) }
+        if truth.forecastHorizonMean > 0 { parts.append("forecast about \(DurationText.format(truth.forecastHorizonMean)) ahead") }
+        if truth.changesWithLocation { parts.append("follows the location") }
+        return parts.isEmpty ? "content never changes" : parts.joined(separator: ", ")
     }
 
     /// The scheduler settings the scenario changes, each beside its default

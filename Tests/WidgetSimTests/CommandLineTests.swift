@@ -438,6 +438,21 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// validate says what each widget's content does beside its policy: how
+    /// often it changes, whether it can be foreseen, and what an unforeseen
+    /// change does (pushed, or the app told), so a scenario's pushes show
+    /// before a run.
+    @Test func validateDescribesEachWidgetsContent() throws {
+        let weather = try Self.widgetsim(["validate", "weather"])
+        #expect(weather.output.contains(
+            "  phone/forecast: com.example.weather.forecast, systemMedium, after(1h), 6 entries 1h apart on the clock, forecasts, jitter 5m; content changes every 1h, 2 unforeseen changes a day, forecast about 6h ahead\n"),
+            "\(weather.output)")
+        let game = try Self.widgetsim(["validate", "game"])
+        #expect(game.output.contains("Swift provider characterDetail; content changes every 8h, 3 unforeseen changes a day, each telling the app, forecast about 30d ahead\n"), "\(game.output)")
+        let stocks = try Self.widgetsim(["validate", "stocks"])
+        #expect(stocks.output.contains("; content changes every 1m in its active hours\n"), "\(stocks.output)")
+    }
+
     /// validate names the scheduler settings a scenario changes, each beside
     /// its default, so a "scheduler" section shows what it does before a run.
     @Test func validateNamesTheSchedulerSettingsAScenarioChanges() throws {
@@ -479,7 +494,8 @@ struct CommandLineTests {
             """#.write(to: weekly, atomically: true, encoding: .utf8)
         let result = try Self.widgetsim(["validate", weekly.path])
         #expect(result.output.contains(
-            "  phone: awake 08:00 to 01:30 the next day, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"),
+            "  phone: awake 08:00 to 01:30 the next day, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"
+                + "  phone/w: w, systemMedium, atEnd, 1 entry; content never changes\n"),
             "\(result.output) \(result.errors)")
     }
 
