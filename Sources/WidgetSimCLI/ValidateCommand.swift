@@ -42,8 +42,10 @@ struct ValidateCommand: Command {
             console.out("  scheduler: \(ValidateCommand.schedulerChanges(setup.scheduler))")
             for (name, device) in listed {
                 console.out("  \(name): \(ValidateCommand.behaviour(of: device, variation: setup.fleet?.variation))")
-                for widget in device.widgets {
-                    console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary); \(ValidateCommand.contentSummary(widget.truth))")
+                for (index, widget) in device.widgets.enumerated() {
+                    let scripted = device.script.contains { $0.action == .truthChange(widget: index) }
+                        || device.repeatingScript.contains { $0.action == .truthChange(widget: index) }
+                    console.out("  \(name)/\(widget.id): \(widget.kind), \(widget.family.rawValue), \(widget.provider.policySummary); \(ValidateCommand.contentSummary(widget.truth, scripted: scripted))")
                 }
             }
             // Every variant was built and validated with the base: name them,
@@ -58,10 +60,11 @@ struct ValidateCommand: Command {
 
     /// What the widget's content does, in a few words: how often it
     /// changes, whether the changes can be foreseen, and what happens at an
-    /// unforeseen one (a push, F19; the app told, F16), so that a variant
-    /// that pushes shows as one before a run (a newcomer could not confirm
-    /// theirs from validate's output).
-    static func contentSummary(_ truth: TruthSetup) -> String {
+    /// unforeseen one (a push, F19; the app told, F16), and whether the
+    /// script changes it, so that a scenario that pushes shows as one
+    /// before a run (a newcomer could not confirm theirs from validate's
+    /// output).
+    static func contentSummary(_ truth: TruthSetup, scripted: Bool = false) -> String {
         var parts: [String] = []
         if let periodic = truth.periodic {
             parts.append("content changes every \(DurationText.format(Double(periodic.period)))\(periodic.window == nil ? "" : " in its active hours")")
@@ -73,11 +76,13 @@ struct ValidateCommand: Command {
             case .push: reaction = ", each pushed"
             case .reloadKind, .reloadAll: reaction = ", each telling the app"
             }
-            parts.append("\(DurationText.plain(truth.randomChangesPerDay)) unforeseen changes a day\(reaction)")
+            let count = truth.randomChangesPerDay
+            parts.append("\(DurationText.plain(count)) unforeseen change\(count == 1 ? "" : "s") a day\(reaction)")
         }
         if !truth.scheduledChanges.isEmpty { parts.append(DisplayText.counted(truth.scheduledChanges.count, "scheduled change")) }
         if truth.forecastHorizonMean > 0 { parts.append("forecast about \(DurationText.format(truth.forecastHorizonMean)) ahead") }
         if truth.changesWithLocation { parts.append("follows the location") }
+        if scripted { parts.append("changed by the script") }
         return parts.isEmpty ? "content never changes" : parts.joined(separator: ", ")
     }
 

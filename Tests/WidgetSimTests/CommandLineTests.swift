@@ -451,6 +451,19 @@ struct CommandLineTests {
         #expect(game.output.contains("Swift provider characterDetail; content changes every 8h, 3 unforeseen changes a day, each telling the app, forecast about 30d ahead\n"), "\(game.output)")
         let stocks = try Self.widgetsim(["validate", "stocks"])
         #expect(stocks.output.contains("; content changes every 1m in its active hours\n"), "\(stocks.output)")
+        let dragon = try Self.widgetsim(["validate", "dragon"])
+        #expect(dragon.output.contains("; 1 unforeseen change a day, each telling the app, 1 scheduled change\n"), "\(dragon.output)")
+
+        // Goals on match days only: the script changes the content.
+        let directory = Paths.temporaryDirectory("validate-content")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let match = directory.appendingPathComponent("match.json")
+        try #"""
+            {"name": "match", "devices": [{"id": "p", "widgets": [{"id": "score", "provider": {"policy": "after", "after": "15m"}}],
+              "script": [{"daily": "15:30", "days": ["sat", "sun"], "action": "truthChange", "widget": "score"}]}]}
+            """#.write(to: match, atomically: true, encoding: .utf8)
+        let scripted = try Self.widgetsim(["validate", match.path])
+        #expect(scripted.output.contains("  p/score: score, systemMedium, after(15m), 1 entry; changed by the script\n"), "\(scripted.output) \(scripted.errors)")
     }
 
     /// validate names the scheduler settings a scenario changes, each beside
