@@ -438,6 +438,15 @@ struct CommandLineTests {
         #expect(!result.output.contains("0 device(s)"))
     }
 
+    /// `widgetsim validate` on a scenario given as its text, in a scratch directory.
+    static func validate(_ scenario: String) throws -> Result {
+        let directory = Paths.temporaryDirectory("validate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("scenario.json")
+        try scenario.write(to: file, atomically: true, encoding: .utf8)
+        return try widgetsim(["validate", file.path])
+    }
+
     /// validate says what each widget's content does beside its policy: how
     /// often it changes, whether it can be foreseen, and what an unforeseen
     /// change does (pushed, or the app told), so a scenario's pushes show
@@ -455,14 +464,10 @@ struct CommandLineTests {
         #expect(dragon.output.contains("; 1 unforeseen change a day, each telling the app, 1 scheduled change\n"), "\(dragon.output)")
 
         // Goals on match days only: the script changes the content.
-        let directory = Paths.temporaryDirectory("validate-content")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let match = directory.appendingPathComponent("match.json")
-        try #"""
+        let scripted = try Self.validate(#"""
             {"name": "match", "devices": [{"id": "p", "widgets": [{"id": "score", "provider": {"policy": "after", "after": "15m"}}],
               "script": [{"daily": "15:30", "days": ["sat", "sun"], "action": "truthChange", "widget": "score"}]}]}
-            """#.write(to: match, atomically: true, encoding: .utf8)
-        let scripted = try Self.widgetsim(["validate", match.path])
+            """#)
         #expect(scripted.output.contains("  p/score: score, systemMedium, after(15m), 1 entry; changed by the script\n"), "\(scripted.output) \(scripted.errors)")
     }
 
@@ -495,17 +500,13 @@ struct CommandLineTests {
         let shaped = try Self.widgetsim(["validate", "commuter"])
         #expect(shaped.output.contains("  phone: awake 06:15 to 23:30 (±30m), its own hours; views a day: home 30;"), "\(shaped.output)")
 
-        let directory = Paths.temporaryDirectory("validate-behaviour")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let weekly = directory.appendingPathComponent("weekly.json")
-        try #"""
+        let result = try Self.validate(#"""
             {"name": "weekly", "devices": [{"id": "phone",
               "user": {"wake": "08:00", "sleep": "01:30", "dayJitter": "0s", "weekdayActivity": {"sat": 0.5, "sun": 0},
                        "locationChangesPerDay": 0, "systemChangesPerDay": 1},
               "pages": [{"name": "home", "viewsPerDay": 12.5}], "apps": [{"id": "app", "mediaSessionsPerDay": 2}],
               "widgets": [{"id": "w", "app": "app", "provider": {"policy": "atEnd"}}]}]}
-            """#.write(to: weekly, atomically: true, encoding: .utf8)
-        let result = try Self.widgetsim(["validate", weekly.path])
+            """#)
         #expect(result.output.contains(
             "  phone: awake 08:00 to 01:30 the next day, a weekly rhythm; views a day: home 12.5; app sessions a day: app 2 media; 0 location and 1 system changes a day\n"
                 + "  phone/w: w, systemMedium, atEnd, 1 entry; content never changes\n"),
