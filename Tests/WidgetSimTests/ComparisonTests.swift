@@ -304,6 +304,85 @@ extension ComparisonTests {
         #expect(verdict([best, costly]).contains("Treated as equal, `best` is also the cheaper choice: 18.0 "))
     }
 
+    /// Under each budget model of the sweep, the recommendation leads, leads
+    /// within the noise, ties, is beaten, or stands on a budget call within
+    /// the noise, judged as the verdict judges it under its own model.
+    @Test func aRecommendationsStandingUnderAModelIsJudgedAsTheVerdictIs() {
+        let run = { (withheld: Int, staleness: Int) in Self.replication(withheld: withheld, staleness: staleness) }
+        let clearLead = Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 62), run(0, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        #expect(clearLead.standing(of: "best", under: .paced) == .leads)
+        let narrowLead = Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 80), run(0, 70)]), Self.row("other", [run(0, 75), run(0, 65), run(0, 72)]),
+        ])
+        #expect(narrowLead.standing(of: "best", under: .paced) == .leadsWithinTheNoise(runnerUp: "other"))
+        #expect(narrowLead.standing(of: "other", under: .paced) == .ties(first: "best"))
+        #expect(clearLead.standing(of: "other", under: .paced) == .beaten(first: "best"))
+        // Over the budget on its mean (1.2 a widget-day) with an interval that holds 1, and fresher than the first.
+        let overAtEdge = Self.comparison([
+            Self.row("best", [run(2, 60), run(22, 62), run(12, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        #expect(overAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variant: "best", first: "other"))
+        // Over the budget beyond the noise: beaten, not at the edge.
+        let clearlyOver = Self.comparison([
+            Self.row("best", [run(40, 60), run(42, 62), run(41, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        #expect(clearlyOver.standing(of: "best", under: .paced) == .beaten(first: "other"))
+        // First, while a fresher variant is over the budget by less than the noise.
+        let fresherAtEdge = Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 62), run(0, 61)]), Self.row("fresher", [run(2, 30), run(22, 32), run(12, 31)]),
+        ])
+        #expect(fresherAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variant: "fresher", first: "best"))
+        // Every replication withheld exactly the tolerance: no noise to fall the other way by.
+        let exactlyAtTolerance = Self.comparison([
+            Self.row("best", [run(10, 60), run(10, 62), run(10, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        #expect(exactlyAtTolerance.standing(of: "best", under: .paced) == .leads)
+    }
+
+    /// The sweep's paragraph does not call a first place within the noise a
+    /// plain "holds", nor a ranking that rests on a budget call within the
+    /// noise a loss: weather's `after-15m` withholds 1.2 ± 1.2 requests a
+    /// day under tokenBucket, over the tolerance of 1 on its mean alone.
+    @Test func theSweepSaysWhereTheRecommendationLeadsWithinTheNoiseOrAtTheBudgetsEdge() {
+        let run = { (withheld: Int, staleness: Int) in Self.replication(withheld: withheld, staleness: staleness) }
+        let text = ComparisonReport(Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 80), run(0, 70)]), Self.row("other", [run(0, 75), run(0, 65), run(0, 72)]),
+        ], and: [
+            Self.row("best", [run(2, 60), run(22, 62), run(12, 61)], under: .tokenBucket),
+            Self.row("other", [run(0, 90), run(0, 91), run(0, 92)], under: .tokenBucket),
+        ])).sweepVerdict()
+        #expect(text.contains("The recommendation `best` holds under paced, though there it leads `other` by less than the noise;"), "\(text)")
+        #expect(text.contains("it is **at the budget's edge** under tokenBucket (it withholds 1.2 "), "\(text)")
+        #expect(text.contains("and counts as over the budget, so `other` ranks first)"), "\(text)")
+        #expect(!text.contains("**not**"), "\(text)")
+        let table = ComparisonReport(Self.comparison([Self.row("best", [run(2, 60), run(22, 62), run(12, 61)])])).sweepTable()
+        #expect(table.contains("| 1*† (1m1s) |") && table.contains("† at the budget's edge under that model"), "\(table)")
+    }
+
+    /// A lead beyond the noise says what it costs against the runner-up,
+    /// in budgeted reloads and server requests, so the staleness saved can
+    /// be weighed against them.
+    @Test func aLeadBeyondTheNoiseSaysWhatItCosts() {
+        let run = { (budgeted: Int, staleness: Int) in Self.replication(budgeted: budgeted, staleness: staleness) }
+        let costly = Self.verdict([Self.row("best", [run(400, 60), run(410, 62), run(405, 61)]), Self.row("other", [run(200, 90), run(210, 91), run(205, 92)])])
+        #expect(costly.contains("**larger than the noise** between replications. For that lead, `best` makes 40.5 "), "\(costly)")
+        #expect(costly.contains("budgeted reloads per widget-day against `other`'s 20.5 "), "\(costly)")
+        let thrifty = Self.verdict([Self.row("best", [run(200, 60), run(210, 62), run(205, 61)]), Self.row("other", [run(400, 90), run(410, 91), run(405, 92)])])
+        #expect(thrifty.contains("`best` is also cheaper: 20.5 "), "\(thrifty)")
+    }
+
+    /// A comparison of `rows` under `paced`, and of `others` under the models they name.
+    static func comparison(_ rows: [Comparison.Row], and others: [Comparison.Row] = []) -> Comparison {
+        let replications = rows.first?.replications.count ?? 1
+        var models: [BudgetModel] = [.paced]
+        for row in others where !models.contains(row.budgetModel) { models.append(row.budgetModel) }
+        return Comparison(
+            scenario: "s", description: "", days: 10, seeds: (0..<replications).map(UInt64.init), budgetModels: models,
+            withheldTolerance: 1, rows: rows + others)
+    }
+
     /// One replication of 10 widget-days whose 100 views were 10 % stale,
     /// with the given counts: for verdicts on numbers chosen by hand.
     static func replication(withheld: Int = 0, budgeted: Int = 0, staleness: Int) -> RunMetrics {
@@ -318,9 +397,9 @@ extension ComparisonTests {
     }
 
     /// A variant's row of those replications, within the budget by the tolerance of 1.
-    static func row(_ name: String, _ replications: [RunMetrics]) -> Comparison.Row {
+    static func row(_ name: String, _ replications: [RunMetrics], under model: BudgetModel = .paced) -> Comparison.Row {
         Comparison.Row(
-            variant: name, description: "", policy: "", budgetModel: .paced, replications: replications,
+            variant: name, description: "", policy: "", budgetModel: model, replications: replications,
             withinBudget: Estimate(replications.map(\.withheldPerWidgetDay)).mean <= 1)
     }
 

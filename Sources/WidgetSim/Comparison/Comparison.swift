@@ -59,7 +59,9 @@ public struct Comparison: Sendable {
         /// budget on its mean alone, and other replications may judge it the
         /// other way (`compare` and `sensitivity` have replications of their own).
         public func isAtTheBudgetsEdge(tolerance: Double) -> Bool {
-            guard let low = withheld.low, let high = withheld.high else { return false }
+            // An interval of no width (every replication withheld the same)
+            // has no noise to fall the other way by.
+            guard let low = withheld.low, let high = withheld.high, low < high else { return false }
             return low <= tolerance && tolerance <= high
         }
 
@@ -249,6 +251,63 @@ public struct Comparison: Sendable {
 
     public func best(for model: BudgetModel) -> Row? {
         ranking(for: model).first { $0.withinBudget }
+    }
+
+    /// How a recommendation fares under one budget model, judged as the
+    /// verdict judges it under its own: on the ranking, on the noise of the
+    /// staleness gap to the variant beside it, and on the noise of the
+    /// budget calls the ranking rests on.
+    public enum Standing: Equatable, Sendable {
+        /// First within the budget, fresher than every other variant within
+        /// it by more than the noise.
+        case leads
+        /// First within the budget, but `runnerUp` is within the noise of it.
+        case leadsWithinTheNoise(runnerUp: String)
+        /// `first` ranks first, and the recommendation is within the budget
+        /// and within the noise of it.
+        case ties(first: String)
+        /// The ranking rests on a budget call within the noise: `variant`
+        /// (the recommendation, or a fresher variant over the budget)
+        /// withholds a mean on one side of the tolerance with an interval
+        /// that holds it, so other replications may count it the other way,
+        /// and the ranking with it. `first` is the variant ranked first, if
+        /// any stays within the budget.
+        case atTheBudgetsEdge(variant: String, first: String?)
+        /// `first` is fresher beyond the noise, or the recommendation is over
+        /// the budget beyond the noise; `first` is nil when no variant stays
+        /// within the budget.
+        case beaten(first: String?)
+    }
+
+    /// How `recommended` fares under `model` (`Standing`); nil when no
+    /// variant of that name ran under it.
+    public func standing(of recommended: String, under model: BudgetModel) -> Standing? {
+        let ranking = ranking(for: model)
+        guard let own = ranking.first(where: { $0.variant == recommended }) else { return nil }
+        let first = ranking.first { $0.withinBudget }
+        guard own.withinBudget else {
+            // Counted within the budget, would it rank first? Only then does
+            // the budget call within the noise decide the ranking.
+            let fresherThanFirst = first.map { own.meanStaleness.mean < $0.meanStaleness.mean } ?? true
+            return own.isAtTheBudgetsEdge(tolerance: withheldTolerance) && fresherThanFirst
+                ? .atTheBudgetsEdge(variant: own.variant, first: first?.variant) : .beaten(first: first?.variant)
+        }
+        guard let first, first.variant == recommended else {
+            // Within the budget, and another ranks first.
+            guard let first else { return .beaten(first: nil) }
+            return stalenessGap(from: first, to: own).excludesZero ? .beaten(first: first.variant) : .ties(first: first.variant)
+        }
+        // First: on a budget call within the noise (its own, or a fresher
+        // variant's over the budget), as the verdict's "At the budget's edge".
+        if let edge = ranking.first(where: { $0.isAtTheBudgetsEdge(under: own, tolerance: withheldTolerance) }) {
+            return .atTheBudgetsEdge(variant: edge.variant, first: own.variant)
+        }
+        // With one replication the noise is unknown: nothing is said to be within it.
+        if seeds.count > 1, let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != recommended }),
+           !stalenessGap(from: own, to: runnerUp).excludesZero {
+            return .leadsWithinTheNoise(runnerUp: runnerUp.variant)
+        }
+        return .leads
     }
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,

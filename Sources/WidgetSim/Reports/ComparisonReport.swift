@@ -248,7 +248,7 @@ public struct ComparisonReport {
             if let low = gap.low, let high = gap.high {
                 out += " (paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))): "
                 if gap.excludesZero {
-                    out += "**larger than the noise** between replications.\n\n"
+                    out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp) + "\n\n"
                 } else {
                     out += "**within the noise** of \(comparison.seeds.count) replications; run more (`--runs`) to separate them, or treat them as equal."
                     // Treated as equal, the cost decides: say which of the two it
@@ -294,6 +294,27 @@ public struct ComparisonReport {
         out += robustness.map { $0 + "\n" }.joined(separator: "\n")
         return out
     }
+
+    /// What the best's lead over the runner-up costs, in budgeted reloads
+    /// and server requests per widget-day, so the staleness saved can be
+    /// weighed against them: a fresher variant is often the costlier one.
+    func tradeOff(best: Comparison.Row, runnerUp: Comparison.Row) -> String {
+        let budget = "\(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day against `\(runnerUp.variant)`'s \(show(runnerUp.budgeted, decimals: 1))"
+        let server = "\(show(best.calls, decimals: 1)) server requests against \(show(runnerUp.calls, decimals: 1))"
+        // "More" only when it shows at the precision printed.
+        let shown = { (value: Double) in FixedDecimal.format(value, decimals: 1) }
+        let moreBudget = shown(best.budgeted.mean) != shown(runnerUp.budgeted.mean) && best.budgeted.mean > runnerUp.budgeted.mean
+        let moreRequests = shown(best.calls.mean) != shown(runnerUp.calls.mean) && best.calls.mean > runnerUp.calls.mean
+        switch (moreBudget, moreRequests) {
+        case (true, true): return "For that lead, `\(best.variant)` makes \(budget), and \(server)."
+        case (true, false): return "For that lead, `\(best.variant)` makes \(budget), though no more server requests: \(server)."
+        case (false, true): return "For that lead, `\(best.variant)` spends no more of the budget (\(budget)) but makes more server requests: \(server)."
+        case (false, false):
+            let less = shown(best.budgeted.mean) != shown(runnerUp.budgeted.mean) || shown(best.calls.mean) != shown(runnerUp.calls.mean)
+            return "`\(best.variant)` \(less ? "is also cheaper" : "costs the same"): \(budget), and \(server)."
+        }
+    }
+
 
     /// The variants the recommendation rests on whose budget call is within
     /// the noise: the best, and any fresher one over the budget. Judged on
@@ -351,13 +372,24 @@ public struct ComparisonReport {
             }
         }
 
+        // The variant the recommendation leads by less than the noise as written, if any.
+        let runnerUpWithinTheNoise: String? = {
+            guard let recommended = sensitivity.recommended, let model = sensitivity.baseline.comparison.budgetModels.first,
+                  case .leadsWithinTheNoise(let runnerUp) = sensitivity.baseline.comparison.standing(of: recommended, under: model)
+            else { return nil }
+            return runnerUp
+        }()
+
         /// "to `x` when `a` is 1 or 2, or `b` is off": one clause per winning variant, in order of first appearance.
         func clauses(_ verdicts: [(winner: String, challenge: Sensitivity.Challenge)], preposition: String) -> [String] {
             var winners: [String] = []
             for entry in verdicts where !winners.contains(entry.winner) { winners.append(entry.winner) }
             return winners.map { winner in
                 let mine = verdicts.filter { $0.winner == winner }.map(\.challenge)
-                return "\(preposition) `\(winner)` when \(Self.list(conditions(mine, markOverBudget: true), lastSeparator: ", or "))"
+                // A tie with the variant it leads by less than the noise as
+                // written says no more than the scenario as written does.
+                let already = preposition == "with" && runnerUpWithinTheNoise == winner ? " (which it leads by less than the noise as written, too)" : ""
+                return "\(preposition) `\(winner)`\(already) when \(Self.list(conditions(mine, markOverBudget: true), lastSeparator: ", or "))"
             }
         }
         let flips = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
@@ -426,43 +458,103 @@ public struct ComparisonReport {
                 let ranking = comparison.ranking(for: model)
                 let rank = ranking.firstIndex { $0.variant == row.variant }!
                 let cell = ranking[rank]
-                out += " \(rank + 1)\(cell.withinBudget ? "" : "*") (\(DurationText.format(cell.meanStaleness.mean.rounded()))) |"
+                let edge = cell.isAtTheBudgetsEdge(tolerance: comparison.withheldTolerance) ? "†" : ""
+                out += " \(rank + 1)\(cell.withinBudget ? "" : "*")\(edge) (\(DurationText.format(cell.meanStaleness.mean.rounded()))) |"
             }
             out += "\n"
         }
-        // The footnote only when some cell carries its mark.
-        let marked = comparison.budgetModels.contains { model in comparison.ranking(for: model).contains { !$0.withinBudget } }
-        return out + (marked ? "\n\\* over budget under that model.\n" : "")
+        // Each footnote only when some cell carries its mark.
+        let rows = comparison.budgetModels.flatMap { comparison.rows(for: $0) }
+        var notes = ""
+        if rows.contains(where: { !$0.withinBudget }) { notes += "\\* over budget under that model.\n" }
+        if rows.contains(where: { $0.isAtTheBudgetsEdge(tolerance: comparison.withheldTolerance) }) {
+            if !notes.isEmpty { notes += "\n" }
+            notes += "† at the budget's edge under that model: the 95 % interval of its withheld requests holds the tolerance of \(DurationText.plain(comparison.withheldTolerance)), so other replications may count it the other way.\n"
+        }
+        return out + (notes.isEmpty ? "" : "\n" + notes)
     }
 
+    /// The recommendation's standing under each budget model, in one
+    /// paragraph: where it leads (and whether by more than the noise), where
+    /// it ties, where the ranking rests on a budget call within the noise
+    /// (**at the budget's edge**), and where another variant beats it.
     func sweepVerdict() -> String {
         guard let best = comparison.best(for: primaryModel) else { return "" }
-        var holds = [primaryModel.rawValue]
+        var leads: [String] = []
+        var narrow: [(model: String, runnerUp: String)] = []
         var tied: [String] = []
+        var edge: [String] = []
         var fails: [String] = []
-        for model in comparison.budgetModels.dropFirst() {
-            guard let other = comparison.best(for: model) else {
-                fails.append("\(model.rawValue) (no variant stays within budget)")
-                continue
-            }
-            if other.variant == best.variant {
-                holds.append(model.rawValue)
-                continue
-            }
-            // Another variant ranks first: does it beat the recommendation by more than the noise?
-            let ours = comparison.rows(for: model).first { $0.variant == best.variant }!
-            let gap = comparison.stalenessGap(from: other, to: ours)
-            if ours.withinBudget && !gap.excludesZero {
-                tied.append("\(model.rawValue) (`\(other.variant)` first, within the noise)")
-            } else {
-                fails.append("\(model.rawValue) (best: `\(other.variant)`)")
+        for model in comparison.budgetModels {
+            switch comparison.standing(of: best.variant, under: model) {
+            case .leads, nil: leads.append(model.rawValue)
+            case .leadsWithinTheNoise(let runnerUp): narrow.append((model.rawValue, runnerUp))
+            case .ties(let first): tied.append("\(model.rawValue) (`\(first)` first, within the noise)")
+            case .atTheBudgetsEdge(let variant, let first):
+                edge.append(edgeClause(model: model, variant: variant, recommended: best.variant, first: first, unit: edge.isEmpty))
+            case .beaten(let first):
+                fails.append("\(model.rawValue) (\(first.map { "best: `\($0)`" } ?? "no variant stays within budget"))")
             }
         }
-        var text = "The recommendation `\(best.variant)` holds under \(holds.joined(separator: ", "))"
-        if !tied.isEmpty { text += "; it ties under \(tied.joined(separator: "; "))" }
-        if fails.isEmpty {
-            return text + (tied.isEmpty ? ": every budget model tried." : ". It holds, within the noise, under every budget model tried.")
+        let holds = comparison.budgetModels.map(\.rawValue).filter { model in leads.contains(model) || narrow.contains { $0.model == model } }
+        var parts: [String] = []
+        if !holds.isEmpty {
+            var part = "holds under \(holds.joined(separator: ", "))"
+            if !narrow.isEmpty {
+                // A first place within the noise is said to be one, as the verdict's runner-up is.
+                var groups: [(runnerUp: String, models: [String])] = []
+                for entry in narrow {
+                    if let index = groups.firstIndex(where: { $0.runnerUp == entry.runnerUp }) {
+                        groups[index].models.append(entry.model)
+                    } else {
+                        groups.append((entry.runnerUp, [entry.model]))
+                    }
+                }
+                if groups.count == 1 {
+                    let models = narrow.count < holds.count ? "under \(groups[0].models.joined(separator: ", "))" : holds.count == 1 ? "there" : "under each"
+                    part += ", though \(models) it leads `\(groups[0].runnerUp)` by less than the noise"
+                } else {
+                    let each = groups.enumerated().map { index, group in
+                        "`\(group.runnerUp)`\(index == 0 ? " by less than the noise" : "") under \(group.models.joined(separator: ", "))"
+                    }
+                    part += ", though it leads " + Self.list(each, lastSeparator: ", and ")
+                }
+            }
+            parts.append(part)
         }
-        return text + "; but **not** under \(fails.joined(separator: "; ")): it depends on how WidgetKit really accounts the budget."
+        if !tied.isEmpty { parts.append("ties under \(tied.joined(separator: "; "))") }
+        if !edge.isEmpty { parts.append("is **at the budget's edge** under " + Self.list(edge, lastSeparator: ", and under ")) }
+        var text = "The recommendation `\(best.variant)` " + parts.joined(separator: "; it ")
+        if !fails.isEmpty {
+            text += "; but **not** under \(fails.joined(separator: "; ")): it depends on how WidgetKit really accounts the budget."
+        } else if tied.isEmpty && edge.isEmpty && narrow.isEmpty {
+            text += ": every budget model tried."
+        } else if edge.isEmpty && !tied.isEmpty {
+            text += ". It holds, within the noise, under every budget model tried."
+        } else {
+            text += "."
+        }
+        if !edge.isEmpty {
+            let tolerance = DurationText.plain(comparison.withheldTolerance)
+            text += " At the budget's edge, the 95 % interval of the requests withheld holds the tolerance of \(tolerance): other replications may count that variant the other way, and the ranking with it; run more (`--runs`) to settle it."
+        }
+        return text
+    }
+
+    /// "rollingWindow (it withholds 0.5 (0.0–1.5) requests per widget-day and
+    /// counts as within the budget)" (the unit in the first clause only),
+    /// or, for a fresher variant over it,
+    /// "(`x`, fresher, withholds … and counts as over the budget)", with
+    /// the variant ranked first when it is not the recommendation.
+    func edgeClause(model: BudgetModel, variant: String, recommended: String, first: String?, unit: Bool) -> String {
+        guard let row = comparison.rows(for: model).first(where: { $0.variant == variant }) else { return model.rawValue }
+        let subject = variant == recommended ? "it" : "`\(variant)`, fresher,"
+        var clause = "\(model.rawValue) (\(subject) withholds \(show(row.withheld, decimals: 1))\(unit ? " requests per widget-day" : "") and counts as \(row.withinBudget ? "within" : "over") the budget"
+        if let first, first != recommended {
+            clause += ", so `\(first)` ranks first"
+        } else if first == nil {
+            clause += ", so no variant stays within it"
+        }
+        return clause + ")"
     }
 }
