@@ -105,6 +105,37 @@ struct SensitivityTests {
         if markdown.contains("of which") { #expect(markdown.contains("\(changed) of which changed this scenario's runs")) }
     }
 
+    /// A Morris step that moves an unknown where it cannot act on the
+    /// variant (a pacing setting under another budget model) ran it as
+    /// before: its zero is by construction, so μ* and σ leave it out, and
+    /// an unknown none of whose steps could act is not measured, rather
+    /// than measured at 0.
+    @Test func aMorrisStepWhereTheUnknownCannotActIsNotCounted() throws {
+        var options = Sensitivity.Options()
+        options.runs = 1
+        options.trajectories = 4
+        let sensitivity = try Sensitivity.run(try Self.weather(days: 1), options: options)
+        let recommended = try #require(sensitivity.recommended)
+        let column = try #require(sensitivity.variants.firstIndex(of: recommended))
+        let effects = sensitivity.elementaryEffects(on: .meanStaleness, of: recommended)
+        for (index, unknown) in sensitivity.unknowns.enumerated() {
+            // The steps that moved this unknown, and those whose runs differ.
+            var tried = 0
+            var acting = 0
+            for (walk, order) in zip(sensitivity.walks, sensitivity.walkOrder) {
+                let step = try #require(order.firstIndex(of: index))
+                tried += 1
+                if walk[step].runs[column] != walk[step + 1].runs[column] { acting += 1 }
+            }
+            #expect(effects[index].tried == tried && effects[index].steps == acting, "\(unknown.name)")
+        }
+        // Where nothing pushes, a push budget's steps never act: not measured.
+        let pushBudget = try #require(sensitivity.unknowns.firstIndex { $0.name == "pushDailyBudget" })
+        #expect(effects[pushBudget].steps == 0 && effects[pushBudget].tried == 4)
+        let markdown = SensitivityReport(sensitivity).markdown()
+        #expect(markdown.contains("| pushDailyBudget | 0 of 4 | – | – | – | – | – |"), "\(markdown)")
+    }
+
     /// A point where the same runs come out is judged as the scenario as written.
     @Test func anUnknownThatCannotChangeTheRunsMovesNothing() throws {
         var options = Sensitivity.Options()

@@ -74,6 +74,11 @@ public struct Sensitivity: Sendable {
         /// The best variant within the budget here; nil when none is, or when
         /// no widget was viewed (zeros of staleness are not freshness).
         public var best: String?
+        /// Which runs each variant's row comes from, by variant: two points
+        /// with the same for a variant ran it under the same effective
+        /// scheduler (`plan`), so nothing that differs between them could
+        /// act on it there.
+        var runs: [Int] = []
 
         /// The recommended variant's row here.
         public func row(_ variant: String) -> Comparison.Row? {
@@ -165,7 +170,7 @@ public struct Sensitivity: Sendable {
             let best = best(in: compared)
             return Point(
                 positions: design.points[index], comparison: compared,
-                verdict: verdict(of: recommended, in: compared, best: best), best: best?.variant)
+                verdict: verdict(of: recommended, in: compared, best: best), best: best?.variant, runs: pointJobs[index])
         }
         var next = 1
         func take(_ count: Int) -> [Point] {
@@ -277,23 +282,37 @@ public struct Sensitivity: Sendable {
     }
 
     /// Morris elementary effects of each unknown on `headline` of `variant`:
-    /// μ* (mean absolute effect per full range) and σ (their spread).
-    public func elementaryEffects(on headline: Headline, of variant: String) -> [(muStar: Double, sigma: Double)] {
+    /// μ* (mean absolute effect per full range) and σ (their spread), over
+    /// the `steps` where the unknown could act on the variant, of `tried`.
+    ///
+    /// A step where it could not (a pacing setting moved while the walk's
+    /// budget model is not paced, a push budget where nothing pushes) ran
+    /// the variant as before, so its effect is 0 by construction, not by
+    /// measurement: counting it would make an unknown that acts in only
+    /// some of the walks' worlds look weaker than it is there, and one
+    /// whose every step fell outside them look like it has no effect at
+    /// all (μ* 0 with `steps` 0: not measured).
+    public func elementaryEffects(on headline: Headline, of variant: String) -> [(muStar: Double, sigma: Double, steps: Int, tried: Int)] {
+        let column = variants.firstIndex(of: variant)
         var effects: [[Double]] = Array(repeating: [], count: unknowns.count)
+        var tried = Array(repeating: 0, count: unknowns.count)
         for (walk, order) in zip(walks, walkOrder) {
             for (step, unknown) in order.enumerated() {
                 guard let before = walk[step].row(variant), let after = walk[step + 1].row(variant),
                       let from = walk[step].positions[unknown], let to = walk[step + 1].positions[unknown] else { continue }
+                tried[unknown] += 1
+                if let column, walk[step].runs.indices.contains(column), walk[step + 1].runs.indices.contains(column),
+                   walk[step].runs[column] == walk[step + 1].runs[column] { continue }
                 effects[unknown].append((headline.value(after) - headline.value(before)) / (to - from))
             }
         }
-        return effects.map { values in
-            guard !values.isEmpty else { return (0, 0) }
+        return zip(effects, tried).map { values, tried in
+            guard !values.isEmpty else { return (0, 0, 0, tried) }
             let n = Double(values.count)
             let mean = values.reduce(0, +) / n
             let muStar = values.reduce(0) { $0 + abs($1) } / n
             let variance = values.count > 1 ? values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) : 0
-            return (muStar, variance.squareRoot())
+            return (muStar, variance.squareRoot(), values.count, tried)
         }
     }
 

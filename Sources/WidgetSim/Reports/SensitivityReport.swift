@@ -331,17 +331,28 @@ public struct SensitivityReport {
             if !s.walks.isEmpty {
                 out += "## All unknowns at once\n\n"
                 out += "Morris elementary effects on `\(recommended)`: μ* is the mean absolute change across an unknown's whole range, "
-                out += "σ its spread over the other unknowns' values (a large σ means the effect depends on them).\n\n"
-                out += "| unknown | μ* mean staleness | σ | μ* stale views | μ* budgeted reloads | μ* server requests |\n|---|--:|--:|--:|--:|--:|\n"
+                out += "σ its spread over the other unknowns' values (a large σ means the effect depends on them). "
+                out += "Both count only the steps where the unknown could act on `\(recommended)`: a step that moved a pacing setting while the walk's budget model is not paced, "
+                out += "or a push budget where nothing pushes, ran `\(recommended)` as before, so its effect is 0 by construction, not by measurement, and it is not counted. "
+                out += "An unknown none of whose steps could act is not measured here (–), which is not the same as having no effect; σ needs two steps.\n\n"
+                out += "| unknown | steps measured | μ* mean staleness | σ | μ* stale views | μ* budgeted reloads | μ* server requests |\n|---|--:|--:|--:|--:|--:|--:|\n"
                 let staleness = s.elementaryEffects(on: .meanStaleness, of: recommended)
                 let stale = s.elementaryEffects(on: .stalePercent, of: recommended)
                 let budgeted = s.elementaryEffects(on: .budgetedReloads, of: recommended)
                 let requests = s.elementaryEffects(on: .requests, of: recommended)
-                let order = s.unknowns.indices.sorted { staleness[$0].muStar != staleness[$1].muStar ? staleness[$0].muStar > staleness[$1].muStar : $0 < $1 }
+                // The measured first, by μ*; the unmeasured last, in the unknowns' order.
+                let order = s.unknowns.indices.sorted { a, b in
+                    let (x, y) = (staleness[a], staleness[b])
+                    if (x.steps > 0) != (y.steps > 0) { return x.steps > 0 }
+                    return x.muStar != y.muStar ? x.muStar > y.muStar : a < b
+                }
                 for index in order {
-                    out += "| \(s.unknowns[index].name) | \(EstimateText.duration(staleness[index].muStar)) | \(EstimateText.duration(staleness[index].sigma)) | "
-                    out += "\(FixedDecimal.format(stale[index].muStar, decimals: 1))% | \(FixedDecimal.format(budgeted[index].muStar, decimals: 1)) | "
-                    out += "\(FixedDecimal.format(requests[index].muStar, decimals: 1)) |\n"
+                    let measured = staleness[index].steps > 0
+                    let cell = { (text: String) in measured ? text : "–" }
+                    out += "| \(s.unknowns[index].name) | \(staleness[index].steps) of \(staleness[index].tried) | "
+                    out += "\(cell(EstimateText.duration(staleness[index].muStar))) | \(staleness[index].steps > 1 ? EstimateText.duration(staleness[index].sigma) : "–") | "
+                    out += "\(cell(FixedDecimal.format(stale[index].muStar, decimals: 1) + "%")) | \(cell(FixedDecimal.format(budgeted[index].muStar, decimals: 1))) | "
+                    out += "\(cell(FixedDecimal.format(requests[index].muStar, decimals: 1))) |\n"
                 }
                 out += "\n"
             }
