@@ -178,7 +178,7 @@ struct ScenarioReference {
                 _ = suggestion
                 throw CommandError("\(file): no scenario named '\(argument)'\(hint)", code: .noInput)
             }
-            throw CommandError(error.description, code: Self.exitCode(for: error))
+            throw CommandError(lines: error.lines, code: Self.exitCode(for: error))
         }
     }
 

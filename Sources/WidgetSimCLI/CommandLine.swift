@@ -130,7 +130,9 @@ public enum WidgetSimCommandLine {
         // One line, always: a newline in a quoted value (a widget's kind, a
         // path) would print the rest as a line of its own, which may pass
         // for another error. Control characters are shown as escapes.
-        console.err("error: \(DisplayText.visible(shortened(error.message)))")
+        for message in [error.message] + error.moreMessages {
+            console.err("error: \(DisplayText.visible(shortened(message)))")
+        }
         if error.showUsage, let usage {
             console.err("usage: \(usage)\n       (see 'widgetsim help \(usage.split(separator: " ")[1])')")
         }

@@ -26,10 +26,20 @@ public struct CommandError: Error, Equatable, Sendable {
     /// Print the command's usage line after the message.
     public var showUsage: Bool
 
+    /// Further errors found with the first, each printed on an `error:`
+    /// line of its own (a scenario with mistakes in two widgets).
+    public var moreMessages: [String] = []
+
     public init(_ message: String, code: ExitCode, showUsage: Bool = false) {
         self.message = message
         self.code = code
         self.showUsage = showUsage
+    }
+
+    /// The errors of `lines`, the first as the message.
+    init(lines: [String], code: ExitCode) {
+        self.init(lines.first ?? "", code: code)
+        moreMessages = Array(lines.dropFirst())
     }
 
     static func usage(_ message: String) -> CommandError {

@@ -447,6 +447,19 @@ struct CommandLineTests {
         return try widgetsim(["validate", file.path])
     }
 
+    /// Several mistakes, each on an `error:` line of its own (so an editor
+    /// can jump to each), with the data error's exit code.
+    @Test func eachMistakeIsAnErrorLineOfItsOwn() throws {
+        let result = try Self.validate("""
+            { "name": "two", "devices": [ { "id": "phone", "widgets": [
+                { "id": "a", "provider": { "policy": "sometimes" } }, { "id": "b", "provider": { "policy": "rarely" } } ] } ] }
+            """)
+        #expect(result.status == 65)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("error: ") && $0.contains("scenario.json:") }, "\(result.errors)")
+        #expect(lines.last?.contains("unknown policy \"rarely\"") == true, "\(result.errors)")
+    }
+
     /// validate says what each widget's content does beside its policy: how
     /// often it changes, whether it can be foreseen, and what an unforeseen
     /// change does (pushed, or the app told), so a scenario's pushes show

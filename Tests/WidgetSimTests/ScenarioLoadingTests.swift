@@ -370,4 +370,62 @@ extension ScenarioLoadingTests {
     @Test func theParameterCatalogueListsEveryScenarioSchedulerField() {
         #expect(SchedulerParameters.catalogue.map(\.name) == ScenarioDecoder.schedulerFields)
     }
+
+    /// Mistakes in items that do not depend on each other (two widgets, two
+    /// devices, two variants) are all reported in one run, as a compiler
+    /// reports them; a newcomer fixed a scenario one error per run.
+    @Test func everyIndependentMistakeIsReportedAtOnce() throws {
+        let text = """
+            { "name": "several", "days": 2,
+              "devices": [ { "id": "phone",
+                "widgets": [ { "id": "a", "family": "systemMedum", "provider": { "policy": "atEnd" } },
+                             { "id": "b", "provider": { "policy": "after", "after": "-5m" } },
+                             { "id": "c", "provider": { "policy": "atEnd" } } ] },
+                { "id": "pad", "widgets": [ { "id": "x", "provider": { "policy": "sometimes" } } ] } ] }
+            """
+        let error = try #require(Self.error(text))
+        #expect(error.lines.count == 3, "\(error)")
+        #expect(error.lines[0].contains("devices[0].widgets[0].family"))
+        #expect(error.lines[1].contains("devices[0].widgets[1].provider.after"))
+        #expect(error.lines[2].contains("devices[1].widgets[0].provider.policy"))
+        #expect(error.description == error.lines.joined(separator: "\n"))
+    }
+
+    /// A widget names its page: when a page has an error, the widgets are
+    /// not decoded, so no error is reported that only follows from another
+    /// ("no page named ..." for the page that failed).
+    @Test func noErrorIsReportedThatOnlyFollowsFromAnother() throws {
+        let text = """
+            { "name": "cascade", "days": 2,
+              "devices": [ { "id": "phone", "pages": [ { "name": "home", "viewsPerDay": -1 }, { "name": "next", "viewsPerDay": "x" } ],
+                "widgets": [ { "id": "a", "page": "home", "provider": { "policy": "atEnd" } } ] } ] }
+            """
+        let error = try #require(Self.error(text))
+        #expect(error.lines.count == 2, "\(error)")
+        #expect(error.lines.allSatisfy { $0.contains("pages[") }, "\(error)")
+    }
+
+    /// Each variant's mistakes are reported, a duplicate name among them even
+    /// when the first variant of that name has an error of its own; a base
+    /// with an error reports no variant's, which would only repeat it.
+    @Test func eachVariantsMistakesAreReported() throws {
+        let variants = #"[ { "name": "v1", "provider": { "after": "zz" } }, { "name": "v2", "scheduler": { "dailyBudget": -1 } }, { "name": "v1" } ]"#
+        let error = try #require(Self.error(Self.scenario(top: #""variants": \#(variants),"#)))
+        #expect(error.lines.count == 3, "\(error)")
+        #expect(error.lines[0].hasPrefix("in variant 'v1': "))
+        #expect(error.lines[1].hasPrefix("in variant 'v2': "))
+        #expect(error.lines[2].contains("duplicate variant name \"v1\""))
+        let badBase = try #require(Self.error(Self.scenario(widget: #""provider": {"policy": "sometimes"}"#, top: #""variants": \#(variants),"#)))
+        #expect(badBase.lines.count == 1 && badBase.lines[0].contains("unknown policy"), "\(badBase)")
+    }
+
+    /// At most `ScenarioErrorList.maximum` errors are described; the rest are counted.
+    @Test func aFloodOfMistakesIsCountedNotListed() throws {
+        let widgets = (0..<25).map { #"{ "id": "w\#($0)", "provider": { "policy": "sometimes" } }"# }.joined(separator: ", ")
+        let text = #"{ "name": "flood", "devices": [ { "id": "phone", "widgets": [ \#(widgets) ] } ] }"#
+        let error = try #require(Self.error(text))
+        #expect(error.lines.count == ScenarioErrorList.maximum + 1, "\(error)")
+        #expect(error.lines.last == "5 more errors not shown")
+    }
+
 }

@@ -94,6 +94,9 @@ public struct ParametersFile: Sendable {
         if case .inVariant(let name, let inner) = error {
             return .inVariant(name: name, error: claiming(inner, in: root, scenarioFile: scenarioFile))
         }
+        if case .several(let errors, let omitted) = error {
+            return .several(errors.map { claiming($0, in: root, scenarioFile: scenarioFile) }, omitted: omitted)
+        }
         guard let location = error.location else { return error }
         var components = location.field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.first == "scheduler" else { return error }

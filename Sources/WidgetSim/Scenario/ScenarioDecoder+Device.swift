@@ -29,16 +29,22 @@ extension ScenarioDecoder {
             throw try object.required("pages").invalid(
                 "\(pageList.count) pages", allowed: "1...\(ScenarioLimits.maximumPagesPerDevice) pages per device")
         }
+        // Pages, apps and widgets: each item's errors are reported, the
+        // widgets' only when every page and app they may name decoded.
+        var errors = ScenarioErrorList()
         var pages: [PageSetup] = []
         for page in pageList ?? [] {
-            let decoded = try decodePage(page)
+            guard let decoded = errors.collect({ () throws(ScenarioError) in try decodePage(page) }) else { continue }
             if pages.contains(where: { $0.name == decoded.name }) {
-                throw try page.object().required("name").invalid("duplicate page name \"\(decoded.name)\"", allowed: "names unique within the device")
+                errors.append { () throws(ScenarioError) in
+                    try page.object().required("name").invalid("duplicate page name \"\(decoded.name)\"", allowed: "names unique within the device")
+                }
+                continue
             }
             pages.append(decoded)
         }
         if pageList == nil { pages = [PageSetup(name: "home", viewsPerDay: 40)] }
-        guard !pages.isEmpty else {
+        guard !pages.isEmpty || !errors.isEmpty else {
             throw try object.required("pages").invalid("the list is empty", allowed: "at least one page")
         }
 
@@ -49,18 +55,24 @@ extension ScenarioDecoder {
         }
         var apps: [AppSetup] = []
         for app in appList ?? [] {
-            let decoded = try decodeApp(app)
+            guard let decoded = errors.collect({ () throws(ScenarioError) in try decodeApp(app) }) else { continue }
             if apps.contains(where: { $0.id == decoded.id }) {
-                throw try app.object().required("id").invalid("duplicate app id \"\(decoded.id)\"", allowed: "ids unique within the device")
+                errors.append { () throws(ScenarioError) in
+                    try app.object().required("id").invalid("duplicate app id \"\(decoded.id)\"", allowed: "ids unique within the device")
+                }
+                continue
             }
             apps.append(decoded)
         }
         if appList == nil { apps = [AppSetup(id: "app")] }
-        guard !apps.isEmpty else {
+        guard !apps.isEmpty || !errors.isEmpty else {
             // Every widget belongs to an app (F1); an empty list is a mistake, not "no apps".
             throw try object.required("apps").invalid("the list is empty", allowed: "at least one app, or leave \"apps\" out for one default app")
         }
 
+        // A widget names its page and app: with one of them missing, its
+        // errors could only follow from that one.
+        try errors.throwIfAny()
         let widgetList = try object.required("widgets").array()
         guard !widgetList.isEmpty else {
             throw try object.required("widgets").invalid("the list is empty", allowed: "at least one widget")
@@ -71,12 +83,19 @@ extension ScenarioDecoder {
         }
         var widgets: [WidgetSetup] = []
         for widget in widgetList {
-            let decoded = try decodeWidget(widget, pages: pages, apps: apps, isPad: isPad, days: days)
+            guard let decoded = errors.collect({ () throws(ScenarioError) in
+                try decodeWidget(widget, pages: pages, apps: apps, isPad: isPad, days: days)
+            }) else { continue }
             if widgets.contains(where: { $0.id == decoded.id }) {
-                throw try widget.object().required("id").invalid("duplicate widget id \"\(decoded.id)\"", allowed: "ids unique within the device")
+                errors.append { () throws(ScenarioError) in
+                    try widget.object().required("id").invalid("duplicate widget id \"\(decoded.id)\"", allowed: "ids unique within the device")
+                }
+                continue
             }
             widgets.append(decoded)
         }
+        // The script names widgets: with one missing, its errors could follow from that one.
+        try errors.throwIfAny()
         let names = DeviceNames(pages: pages, apps: apps, widgets: widgets, hints: kindHints)
         for (index, app) in (appList ?? []).enumerated() {
             if case .kind(let kind) = apps[index].foregroundReload, let reload = try app.object().optional("foregroundReload") {

@@ -77,14 +77,20 @@ struct ScenarioDecoder {
             throw try top.required("devices").invalid(
                 "\(deviceList.count) devices", allowed: "1...\(ScenarioDecoder.maximumDevices) devices per scenario")
         }
+        // Devices do not depend on each other: each one's errors are reported.
         var devices: [DeviceSetup] = []
+        var errors = ScenarioErrorList()
         for value in deviceList {
-            let device = try decodeDevice(value, days: days)
+            guard let device = errors.collect({ () throws(ScenarioError) in try decodeDevice(value, days: days) }) else { continue }
             if devices.contains(where: { $0.id == device.id }) {
-                throw try value.object().required("id").invalid("duplicate device id \"\(device.id)\"", allowed: "ids unique within the scenario")
+                errors.append { () throws(ScenarioError) in
+                    try value.object().required("id").invalid("duplicate device id \"\(device.id)\"", allowed: "ids unique within the scenario")
+                }
+                continue
             }
             devices.append(device)
         }
+        try errors.throwIfAny()
         return SimulationSetup(
             name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: offset,
             scheduler: scheduler, devices: devices)

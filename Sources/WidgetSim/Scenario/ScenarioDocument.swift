@@ -77,59 +77,68 @@ struct VariantApplier {
             throw list.invalid("\(entries.count) variants", allowed: "at most \(ScenarioLimits.maximumVariants)")
         }
         var variants: [ScenarioDocument.Variant] = []
+        // Variants do not depend on each other: each one's errors are reported.
+        var errors = ScenarioErrorList()
+        // Every name read, whether its variant decoded or not: a second
+        // variant of a name whose first has an error is still a duplicate.
+        var names: [String] = []
         for entry in entries {
-            let object = try entry.object()
-            try object.rejectUnknownFields(VariantApplier.variantFields)
-            let nameValue = try object.required("name")
-            let name = try nameValue.identifier()
-            guard name != baseName, !variants.contains(where: { $0.name == name }) else {
-                throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
-            }
-            let description = try object.optional("description")?.string() ?? ""
-            let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
-            let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
-            do {
-                let variantWarnings = ScenarioWarningLog()
-                var decoder = ScenarioDecoder(file: file, catalog: catalog)
-                decoder.warnings = variantWarnings
-                decoder.kindHints = kindHints
-                let setup = try decoder.decode(patched)
-                // The variant decodes the whole scenario again: keep only what its patch brings.
-                for var warning in variantWarnings.warnings where !baseWarnings.contains(warning) {
-                    warning.variant = name
-                    warnings.append(warning)
+            errors.collect { () throws(ScenarioError) in
+                let object = try entry.object()
+                try object.rejectUnknownFields(VariantApplier.variantFields)
+                let nameValue = try object.required("name")
+                let name = try nameValue.identifier()
+                guard name != baseName, !names.contains(name) else {
+                    throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
                 }
-                var fields: [String] = []
-                if let patch = object.optional("scheduler") {
-                    let patchFields = try patch.object()
-                    fields = patchFields.members.map(\.key)
-                    // A variant's scheduler settings apply over a parameters
-                    // file's: a calibrated value the variant also sets never
-                    // reaches its runs, and nothing said so. An object in both
-                    // (a distribution, `dailyBudget`) merges member by member
-                    // (RFC 7396): only the members both set are the variant's alone.
-                    if let parameters, case .object(let given) = parameters.scheduler.value {
-                        for key in fields {
-                            guard let value = patchFields.optional(key), let fileValue = given.value(of: key) else { continue }
-                            var overridden = [value]
-                            if case .object = value.node.value, case .object(let fileMembers) = fileValue.value {
-                                let members = try value.object()
-                                overridden = fileMembers.compactMap { members.optional($0.key) }
-                            }
-                            for member in overridden {
-                                warnings.append(ScenarioWarning(
-                                    file: file, field: member.path, line: member.position.line, column: member.position.column,
-                                    message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
-                                    variant: name))
+                names.append(name)
+                let description = try object.optional("description")?.string() ?? ""
+                let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
+                let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })
+                do throws(ScenarioError) {
+                    let variantWarnings = ScenarioWarningLog()
+                    var decoder = ScenarioDecoder(file: file, catalog: catalog)
+                    decoder.warnings = variantWarnings
+                    decoder.kindHints = kindHints
+                    let setup = try decoder.decode(patched)
+                    // The variant decodes the whole scenario again: keep only what its patch brings.
+                    for var warning in variantWarnings.warnings where !baseWarnings.contains(warning) {
+                        warning.variant = name
+                        warnings.append(warning)
+                    }
+                    var fields: [String] = []
+                    if let patch = object.optional("scheduler") {
+                        let patchFields = try patch.object()
+                        fields = patchFields.members.map(\.key)
+                        // A variant's scheduler settings apply over a parameters
+                        // file's: a calibrated value the variant also sets never
+                        // reaches its runs, and nothing said so. An object in both
+                        // (a distribution, `dailyBudget`) merges member by member
+                        // (RFC 7396): only the members both set are the variant's alone.
+                        if let parameters, case .object(let given) = parameters.scheduler.value {
+                            for key in fields {
+                                guard let value = patchFields.optional(key), let fileValue = given.value(of: key) else { continue }
+                                var overridden = [value]
+                                if case .object = value.node.value, case .object(let fileMembers) = fileValue.value {
+                                    let members = try value.object()
+                                    overridden = fileMembers.compactMap { members.optional($0.key) }
+                                }
+                                for member in overridden {
+                                    warnings.append(ScenarioWarning(
+                                        file: file, field: member.path, line: member.position.line, column: member.position.column,
+                                        message: "the variant sets it itself, and a variant's settings apply over --parameters: its runs use this value, not the one in \(parameters.path)",
+                                        variant: name))
+                                }
                             }
                         }
                     }
+                    variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
+                } catch {
+                    throw .inVariant(name: name, error: claimed(error, in: patched))
                 }
-                variants.append(ScenarioDocument.Variant(name: name, description: description, setup: setup, schedulerFields: fields))
-            } catch {
-                throw .inVariant(name: name, error: claimed(error, in: patched))
             }
         }
+        try errors.throwIfAny()
         var document = ScenarioDocument(base: base, baseName: baseName, variants: variants)
         document.warnings = warnings
         return document

@@ -14,6 +14,11 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidValue(file: String, field: String, line: Int, column: Int, reason: String, allowed: String)
     /// An error in the scenario as one of its variants changes it.
     indirect case inVariant(name: String, error: ScenarioError)
+    /// Several errors, each in an item of a list that does not depend on
+    /// the others (devices, a device's pages, apps or widgets, variants),
+    /// so that one run reports them all, as a compiler does; `omitted`
+    /// more were found and not kept (`ScenarioErrorList.maximum`).
+    indirect case several([ScenarioError], omitted: Int)
 
     public var description: String {
         switch self {
@@ -36,9 +41,72 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file):\(line):\(column): \(subject) must be \(expected), found \(found)"
         case .invalidValue(let file, let field, let line, let column, let reason, let allowed):
             return "\(file):\(line):\(column): field '\(field)': \(reason); allowed: \(allowed)"
-        case .inVariant(let name, let error):
-            return "in variant '\(name)': \(error.description)"
+        case .inVariant, .several:
+            return lines.joined(separator: "\n")
         }
+    }
+
+    /// The errors one by one, a line each: one for most errors; for
+    /// `several`, each (a variant's with the variant named) and how many
+    /// more were not kept.
+    public var lines: [String] {
+        switch self {
+        case .several(let errors, let omitted):
+            let each = errors.flatMap(\.lines)
+            return omitted > 0 ? each + ["\(omitted) more error\(omitted == 1 ? "" : "s") not shown"] : each
+        case .inVariant(let name, let error):
+            return error.lines.map { "in variant '\(name)': \($0)" }
+        default:
+            return [description]
+        }
+    }
+}
+
+/// The errors of the items of one list that do not depend on each other,
+/// gathered so that a scenario with a mistake in two widgets says both at
+/// once. An item that depends on one that failed (a widget on a page that
+/// did not decode, a variant of a base that did not) is not decoded at all,
+/// so no error is reported that only follows from another.
+struct ScenarioErrorList {
+    /// The most errors kept: the rest are counted, not described.
+    static let maximum = 20
+    private(set) var errors: [ScenarioError] = []
+    private(set) var omitted = 0
+
+    var isEmpty: Bool { errors.isEmpty }
+
+    /// The value `body` decodes, or nil with its error kept.
+    mutating func collect<T>(_ body: () throws(ScenarioError) -> T) -> T? {
+        do throws(ScenarioError) {
+            return try body()
+        } catch {
+            append(error)
+            return nil
+        }
+    }
+
+    /// Keeps the error `make` builds, or the one it throws on the way
+    /// (reading the field the error is about can fail too).
+    mutating func append(_ make: () throws(ScenarioError) -> ScenarioError) {
+        do throws(ScenarioError) {
+            append(try make())
+        } catch {
+            append(error)
+        }
+    }
+
+    mutating func append(_ error: ScenarioError) {
+        let (each, more) = if case .several(let list, let omitted) = error { (list, omitted) } else { ([error], 0) }
+        for error in each {
+            if errors.count < Self.maximum { errors.append(error) } else { omitted += 1 }
+        }
+        omitted += more
+    }
+
+    /// Throws the error kept, or all of them as `several`; nothing when none was.
+    func throwIfAny() throws(ScenarioError) {
+        guard let first = errors.first else { return }
+        throw errors.count == 1 && omitted == 0 ? first : .several(errors, omitted: omitted)
     }
 }
 
@@ -52,7 +120,7 @@ extension ScenarioError {
              .wrongType(_, let field, let line, let column, _, _),
              .invalidValue(_, let field, let line, let column, _, _):
             return (field, line, column)
-        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant:
+        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant, .several:
             return nil
         }
     }
@@ -68,7 +136,7 @@ extension ScenarioError {
             return .wrongType(file: file, field: field, line: position.line, column: position.column, expected: expected, found: found)
         case .invalidValue(_, let field, _, _, let reason, let allowed):
             return .invalidValue(file: file, field: field, line: position.line, column: position.column, reason: reason, allowed: allowed)
-        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant:
+        case .fileNotFound, .unreadable, .badContents, .malformedJSON, .inVariant, .several:
             return self
         }
     }
