@@ -323,7 +323,7 @@ extension ComparisonTests {
         let overAtEdge = Self.comparison([
             Self.row("best", [run(2, 60), run(22, 62), run(12, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
         ])
-        #expect(overAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variant: "best", first: "other"))
+        #expect(overAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variants: ["best"], first: "other"))
         // Over the budget beyond the noise: beaten, not at the edge.
         let clearlyOver = Self.comparison([
             Self.row("best", [run(40, 60), run(42, 62), run(41, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
@@ -333,12 +333,35 @@ extension ComparisonTests {
         let fresherAtEdge = Self.comparison([
             Self.row("best", [run(0, 60), run(0, 62), run(0, 61)]), Self.row("fresher", [run(2, 30), run(22, 32), run(12, 31)]),
         ])
-        #expect(fresherAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variant: "fresher", first: "best"))
+        #expect(fresherAtEdge.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variants: ["fresher"], first: "best"))
         // Every replication withheld exactly the tolerance: no noise to fall the other way by.
         let exactlyAtTolerance = Self.comparison([
             Self.row("best", [run(10, 60), run(10, 62), run(10, 61)]), Self.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
         ])
         #expect(exactlyAtTolerance.standing(of: "best", under: .paced) == .leads)
+        // Two fresher variants over the budget by less than the noise: both named.
+        let twoFresher = Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 62), run(0, 61)]), Self.row("fresher", [run(2, 30), run(22, 32), run(12, 31)]),
+            Self.row("freshest", [run(2, 20), run(22, 22), run(12, 21)]),
+        ])
+        #expect(twoFresher.standing(of: "best", under: .paced) == .atTheBudgetsEdge(variants: ["freshest", "fresher"], first: "best"))
+        // The first within the budget by less than the noise, the recommendation next:
+        // counted over, the first would leave the recommendation first.
+        let firstAtEdge = Self.comparison([
+            Self.row("first", [run(0, 30), run(18, 32), run(9, 31)]), Self.row("next", [run(0, 60), run(0, 62), run(0, 61)]),
+        ])
+        #expect(firstAtEdge.standing(of: "next", under: .paced) == .atTheBudgetsEdge(variants: ["first"], first: "first"))
+        // With one replication the noise is unknown: another first is no tie.
+        let once = Self.comparison([Self.row("best", [run(0, 60)]), Self.row("other", [run(0, 61)])])
+        #expect(once.standing(of: "other", under: .paced) == .beaten(first: "best"))
+        #expect(once.standing(of: "best", under: .paced) == .leads)
+        // Without a view nothing is ranked: no standing, as the verdict gives none.
+        var unseen = Self.replication(staleness: 0)
+        unseen.counts.views = 0
+        unseen.counts.staleViews = 0
+        let noViews = Self.comparison([Self.row("best", [unseen, unseen]), Self.row("other", [unseen, unseen])])
+        #expect(noViews.standing(of: "best", under: .paced) == nil)
+        #expect(ComparisonReport(noViews).sweepVerdict().isEmpty)
     }
 
     /// The sweep's paragraph does not call a first place within the noise a

@@ -136,6 +136,25 @@ struct SensitivityTests {
         #expect(markdown.contains("| pushDailyBudget | 0 of 4 | – | – | – | – | – |"), "\(markdown)")
     }
 
+    /// A point where the recommendation leaves the budget on a mean whose
+    /// interval holds the tolerance, and would rank first counted within,
+    /// is at the budget's edge, not a flip beyond the noise: judged as
+    /// compare's budget-model sweep judges a model (the two reports called
+    /// the same tokenBucket runs a loss and an open question).
+    @Test func aFlipOnABudgetCallWithinTheNoiseIsAtTheBudgetsEdge() {
+        let run = { (withheld: Int, staleness: Int) in ComparisonTests.replication(withheld: withheld, staleness: staleness) }
+        let atEdge = ComparisonTests.comparison([
+            ComparisonTests.row("best", [run(2, 60), run(22, 62), run(12, 61)]), ComparisonTests.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        let verdict = Sensitivity.verdict(of: "best", in: atEdge, best: atEdge.best(for: .paced))
+        #expect(verdict == .atTheBudgetsEdge(first: "other"))
+        #expect(verdict.label == "at the budget's edge (other first)")
+        let clearlyOver = ComparisonTests.comparison([
+            ComparisonTests.row("best", [run(40, 60), run(42, 62), run(41, 61)]), ComparisonTests.row("other", [run(0, 90), run(0, 91), run(0, 92)]),
+        ])
+        #expect(Sensitivity.verdict(of: "best", in: clearlyOver, best: clearlyOver.best(for: .paced)) == .flips(to: "other"))
+    }
+
     /// A point where the same runs come out is judged as the scenario as written.
     @Test func anUnknownThatCannotChangeTheRunsMovesNothing() throws {
         var options = Sensitivity.Options()

@@ -266,48 +266,69 @@ public struct Comparison: Sendable {
         /// `first` ranks first, and the recommendation is within the budget
         /// and within the noise of it.
         case ties(first: String)
-        /// The ranking rests on a budget call within the noise: `variant`
-        /// (the recommendation, or a fresher variant over the budget)
-        /// withholds a mean on one side of the tolerance with an interval
-        /// that holds it, so other replications may count it the other way,
-        /// and the ranking with it. `first` is the variant ranked first, if
-        /// any stays within the budget.
-        case atTheBudgetsEdge(variant: String, first: String?)
-        /// `first` is fresher beyond the noise, or the recommendation is over
-        /// the budget beyond the noise; `first` is nil when no variant stays
-        /// within the budget.
+        /// Whether the recommendation ranks first rests on a budget call
+        /// within the noise: each of `variants` (the recommendation, a
+        /// fresher variant over the budget, or the variant ranked first
+        /// ahead of it) withholds a mean on one side of the tolerance with
+        /// an interval that holds it, so other replications may count it the
+        /// other way, and the ranking with it. `first` is the variant ranked
+        /// first, if any stays within the budget.
+        case atTheBudgetsEdge(variants: [String], first: String?)
+        /// `first` is fresher beyond the noise (or ranks first, with one
+        /// replication, whose noise is unknown), or the recommendation is
+        /// over the budget beyond the noise; `first` is nil when no variant
+        /// stays within the budget.
         case beaten(first: String?)
     }
 
     /// How `recommended` fares under `model` (`Standing`); nil when no
-    /// variant of that name ran under it.
+    /// variant of that name ran under it, or no widget was viewed (no
+    /// staleness to rank on, as the verdict's "No verdict").
     public func standing(of recommended: String, under model: BudgetModel) -> Standing? {
         let ranking = ranking(for: model)
-        guard let own = ranking.first(where: { $0.variant == recommended }) else { return nil }
+        guard hasViews(for: model), let own = ranking.first(where: { $0.variant == recommended }) else { return nil }
         let first = ranking.first { $0.withinBudget }
+        let tolerance = withheldTolerance
         guard own.withinBudget else {
             // Counted within the budget, would it rank first? Only then does
             // the budget call within the noise decide the ranking.
             let fresherThanFirst = first.map { own.meanStaleness.mean < $0.meanStaleness.mean } ?? true
-            return own.isAtTheBudgetsEdge(tolerance: withheldTolerance) && fresherThanFirst
-                ? .atTheBudgetsEdge(variant: own.variant, first: first?.variant) : .beaten(first: first?.variant)
+            return own.isAtTheBudgetsEdge(tolerance: tolerance) && fresherThanFirst
+                ? .atTheBudgetsEdge(variants: [own.variant], first: first?.variant) : .beaten(first: first?.variant)
         }
         guard let first, first.variant == recommended else {
             // Within the budget, and another ranks first.
             guard let first else { return .beaten(first: nil) }
-            return stalenessGap(from: first, to: own).excludesZero ? .beaten(first: first.variant) : .ties(first: first.variant)
+            // The first within the budget by less than the noise, with the
+            // recommendation next: counted over, the recommendation would be first.
+            if first.isAtTheBudgetsEdge(tolerance: tolerance),
+               ranking.first(where: { $0.withinBudget && $0.variant != first.variant })?.variant == recommended {
+                return .atTheBudgetsEdge(variants: [first.variant], first: first.variant)
+            }
+            // With one replication the noise is unknown: another first is not a tie.
+            return seeds.count < 2 || stalenessGap(from: first, to: own).excludesZero ? .beaten(first: first.variant) : .ties(first: first.variant)
         }
-        // First: on a budget call within the noise (its own, or a fresher
-        // variant's over the budget), as the verdict's "At the budget's edge".
-        if let edge = ranking.first(where: { $0.isAtTheBudgetsEdge(under: own, tolerance: withheldTolerance) }) {
-            return .atTheBudgetsEdge(variant: edge.variant, first: own.variant)
+        // First: on budget calls within the noise (its own, or fresher
+        // variants' over the budget), as the verdict's "At the budget's edge".
+        let edge = ranking.filter { $0.isAtTheBudgetsEdge(under: own, tolerance: tolerance) }
+        if !edge.isEmpty {
+            return .atTheBudgetsEdge(variants: edge.map(\.variant), first: own.variant)
         }
-        // With one replication the noise is unknown: nothing is said to be within it.
-        if seeds.count > 1, let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != recommended }),
-           !stalenessGap(from: own, to: runnerUp).excludesZero {
-            return .leadsWithinTheNoise(runnerUp: runnerUp.variant)
+        if let runnerUp = runnerUpWithinTheNoise(of: recommended, under: model) {
+            return .leadsWithinTheNoise(runnerUp: runnerUp)
         }
         return .leads
+    }
+
+    /// The variant next to `recommended` within the budget under `model`,
+    /// when `recommended` ranks first and leads it by less than the noise;
+    /// nil otherwise, and with one replication, whose noise is unknown.
+    public func runnerUpWithinTheNoise(of recommended: String, under model: BudgetModel) -> String? {
+        let ranking = ranking(for: model)
+        guard seeds.count > 1, let own = ranking.first(where: { $0.withinBudget }), own.variant == recommended,
+              let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != recommended }),
+              !stalenessGap(from: own, to: runnerUp).excludesZero else { return nil }
+        return runnerUp.variant
     }
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,

@@ -16,8 +16,11 @@ import Foundation
 /// recommendation (the best variant as written) holds at a point when it is
 /// still best; it ties when another variant is better by less than the
 /// paired 95 % interval; it flips when another is better beyond it, or when
-/// the recommendation leaves the budget while another stays within it; and it
-/// goes over the budget with every other variant where none stays within it.
+/// the recommendation leaves the budget while another stays within it; it is
+/// at the budget's edge when it leaves the budget on a mean whose interval
+/// holds the tolerance and would rank first within it (as `compare`'s
+/// `Comparison.standing(of:under:)` judges it); and it goes over the budget
+/// with every other variant where none stays within it.
 ///
 /// Promised: the results depend only on the scenario, the seeds, `runs` and
 /// `trajectories`, never on the thread count. A variant keeps the scheduler
@@ -46,8 +49,13 @@ public struct Sensitivity: Sendable {
         /// Another variant is better, within the noise of the replications.
         case ties(with: String)
         /// Another variant is better beyond the noise (or the recommendation
-        /// withholds more than the tolerance).
+        /// withholds more than the tolerance, beyond the noise).
         case flips(to: String)
+        /// The recommendation withholds more than the tolerance on its mean,
+        /// but the interval holds the tolerance, and counted within the
+        /// budget it would rank first: `first` ranks first on a budget call
+        /// within the noise, which other replications may make the other way.
+        case atTheBudgetsEdge(first: String)
         /// The recommendation withholds more than the tolerance, and so does
         /// every other variant: nothing stays within the budget here (as
         /// `compare` says of a budget model where "no variant stays within budget").
@@ -59,6 +67,7 @@ public struct Sensitivity: Sendable {
             case .holds: return "holds"
             case .ties(let other): return "ties with \(other)"
             case .flips(let other): return "flips to \(other)"
+            case .atTheBudgetsEdge(let first): return "at the budget's edge (\(first) first)"
             case .overBudget: return "over budget, as every variant"
             }
         }
@@ -250,6 +259,12 @@ public struct Sensitivity: Sendable {
             return comparison.hasViews(for: comparison.budgetModels[0]) && own.map({ !$0.withinBudget }) == true ? .overBudget : .holds
         }
         guard best.variant != recommended else { return .holds }
+        // Over the budget by less than the noise, and fresher than the first:
+        // judged as compare's sweep judges a budget model.
+        if case .atTheBudgetsEdge(let variants, let first?) = comparison.standing(of: recommended, under: comparison.budgetModels[0]),
+           variants == [recommended] {
+            return .atTheBudgetsEdge(first: first)
+        }
         guard let own, own.withinBudget else {
             return .flips(to: best.variant)
         }

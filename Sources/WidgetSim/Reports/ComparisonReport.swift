@@ -374,10 +374,8 @@ public struct ComparisonReport {
 
         // The variant the recommendation leads by less than the noise as written, if any.
         let runnerUpWithinTheNoise: String? = {
-            guard let recommended = sensitivity.recommended, let model = sensitivity.baseline.comparison.budgetModels.first,
-                  case .leadsWithinTheNoise(let runnerUp) = sensitivity.baseline.comparison.standing(of: recommended, under: model)
-            else { return nil }
-            return runnerUp
+            guard let recommended = sensitivity.recommended, let model = sensitivity.baseline.comparison.budgetModels.first else { return nil }
+            return sensitivity.baseline.comparison.runnerUpWithinTheNoise(of: recommended, under: model)
         }()
 
         /// "to `x` when `a` is 1 or 2, or `b` is off": one clause per winning variant, in order of first appearance.
@@ -407,6 +405,19 @@ public struct ComparisonReport {
             // No variant beats it there, but none stays within the budget either.
             let overBudgetConditions = Self.list(conditions(overBudget, markOverBudget: false), lastSeparator: ", or ")
             parts.append("**goes over the budget**, as every variant does, when \(overBudgetConditions)")
+        }
+        let edges = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
+            if case .atTheBudgetsEdge(let first) = challenge.verdict { return (first, challenge) } else { return nil }
+        }
+        if !edges.isEmpty {
+            // Over the budget by less than the noise: not a flip beyond the noise.
+            var firsts: [String] = []
+            for entry in edges where !firsts.contains(entry.winner) { firsts.append(entry.winner) }
+            let each = firsts.map { first in
+                let mine = edges.filter { $0.winner == first }.map(\.challenge)
+                return "with `\(first)` first when \(Self.list(conditions(mine, markOverBudget: false), lastSeparator: ", or "))"
+            }
+            parts.append("is **at the budget's edge** (over it by less than the noise) " + Self.list(each, lastSeparator: ", and "))
         }
         if !ties.isEmpty {
             let runs = sensitivity.seeds.count
@@ -458,6 +469,11 @@ public struct ComparisonReport {
                 let ranking = comparison.ranking(for: model)
                 let rank = ranking.firstIndex { $0.variant == row.variant }!
                 let cell = ranking[rank]
+                // Without a view there is no staleness to rank on (the verdict's "No verdict").
+                guard comparison.hasViews(for: model) else {
+                    out += " –\(cell.withinBudget ? "" : "*") |"
+                    continue
+                }
                 let edge = cell.isAtTheBudgetsEdge(tolerance: comparison.withheldTolerance) ? "†" : ""
                 out += " \(rank + 1)\(cell.withinBudget ? "" : "*")\(edge) (\(DurationText.format(cell.meanStaleness.mean.rounded()))) |"
             }
@@ -476,10 +492,10 @@ public struct ComparisonReport {
 
     /// The recommendation's standing under each budget model, in one
     /// paragraph: where it leads (and whether by more than the noise), where
-    /// it ties, where the ranking rests on a budget call within the noise
-    /// (**at the budget's edge**), and where another variant beats it.
+    /// it ties, where whether it ranks first rests on a budget call within
+    /// the noise (**at the budget's edge**), and where another variant beats it.
     func sweepVerdict() -> String {
-        guard let best = comparison.best(for: primaryModel) else { return "" }
+        guard comparison.hasViews(for: primaryModel), let best = comparison.best(for: primaryModel) else { return "" }
         var leads: [String] = []
         var narrow: [(model: String, runnerUp: String)] = []
         var tied: [String] = []
@@ -490,8 +506,8 @@ public struct ComparisonReport {
             case .leads, nil: leads.append(model.rawValue)
             case .leadsWithinTheNoise(let runnerUp): narrow.append((model.rawValue, runnerUp))
             case .ties(let first): tied.append("\(model.rawValue) (`\(first)` first, within the noise)")
-            case .atTheBudgetsEdge(let variant, let first):
-                edge.append(edgeClause(model: model, variant: variant, recommended: best.variant, first: first, unit: edge.isEmpty))
+            case .atTheBudgetsEdge(let variants, let first):
+                edge.append(edgeClause(model: model, variants: variants, recommended: best.variant, first: first, unit: edge.isEmpty))
             case .beaten(let first):
                 fails.append("\(model.rawValue) (\(first.map { "best: `\($0)`" } ?? "no variant stays within budget"))")
             }
@@ -522,11 +538,11 @@ public struct ComparisonReport {
             }
             parts.append(part)
         }
-        if !tied.isEmpty { parts.append("ties under \(tied.joined(separator: "; "))") }
-        if !edge.isEmpty { parts.append("is **at the budget's edge** under " + Self.list(edge, lastSeparator: ", and under ")) }
+        if !tied.isEmpty { parts.append("ties under " + Self.list(tied, lastSeparator: " and ")) }
+        if !edge.isEmpty { parts.append("is **at the budget's edge** under " + Self.list(edge, lastSeparator: " and ")) }
         var text = "The recommendation `\(best.variant)` " + parts.joined(separator: "; it ")
         if !fails.isEmpty {
-            text += "; but **not** under \(fails.joined(separator: "; ")): it depends on how WidgetKit really accounts the budget."
+            text += "; but **not** under " + Self.list(fails, lastSeparator: " and ") + ": it depends on how WidgetKit really accounts the budget."
         } else if tied.isEmpty && edge.isEmpty && narrow.isEmpty {
             text += ": every budget model tried."
         } else if edge.isEmpty && !tied.isEmpty {
@@ -536,21 +552,27 @@ public struct ComparisonReport {
         }
         if !edge.isEmpty {
             let tolerance = DurationText.plain(comparison.withheldTolerance)
-            text += " At the budget's edge, the 95 % interval of the requests withheld holds the tolerance of \(tolerance): other replications may count that variant the other way, and the ranking with it; run more (`--runs`) to settle it."
+            text += " At the budget's edge, the 95 % interval of the requests a variant withholds holds the tolerance of \(tolerance): other replications may count each such variant the other way, and the ranking with it; run more (`--runs`) to settle it."
         }
         return text
     }
 
     /// "rollingWindow (it withholds 0.5 (0.0–1.5) requests per widget-day and
-    /// counts as within the budget)" (the unit in the first clause only),
-    /// or, for a fresher variant over it,
-    /// "(`x`, fresher, withholds … and counts as over the budget)", with
+    /// counts as within the budget)" (the unit in the first clause only):
+    /// each variant the ranking rests on (the recommendation, "it"; a
+    /// fresher one over the budget; the one ranked first ahead of it), and
     /// the variant ranked first when it is not the recommendation.
-    func edgeClause(model: BudgetModel, variant: String, recommended: String, first: String?, unit: Bool) -> String {
-        guard let row = comparison.rows(for: model).first(where: { $0.variant == variant }) else { return model.rawValue }
-        let subject = variant == recommended ? "it" : "`\(variant)`, fresher,"
-        var clause = "\(model.rawValue) (\(subject) withholds \(show(row.withheld, decimals: 1))\(unit ? " requests per widget-day" : "") and counts as \(row.withinBudget ? "within" : "over") the budget"
-        if let first, first != recommended {
+    func edgeClause(model: BudgetModel, variants: [String], recommended: String, first: String?, unit: Bool) -> String {
+        let rows = variants.compactMap { variant in comparison.rows(for: model).first { $0.variant == variant } }
+        let each = rows.enumerated().map { index, row in
+            let subject = row.variant == recommended ? "it" : row.variant == first ? "`\(row.variant)`, first," : "`\(row.variant)`, fresher,"
+            // A variant that sets its own budget model ran under it here.
+            let own = row.ownBudgetModel.map { " (under its own \($0.rawValue))" } ?? ""
+            let perDay = unit && index == 0 ? " requests per widget-day" : ""
+            return "\(subject)\(own) withholds \(show(row.withheld, decimals: 1))\(perDay) and counts as \(row.withinBudget ? "within" : "over") the budget"
+        }
+        var clause = "\(model.rawValue) (" + Self.list(each, lastSeparator: "; ")
+        if let first, first != recommended, !variants.contains(first) {
             clause += ", so `\(first)` ranks first"
         } else if first == nil {
             clause += ", so no variant stays within it"

@@ -147,6 +147,7 @@ public struct SensitivityReport {
         var flips: [String] = []
         var ties: [String] = []
         var overBudget: [String] = []
+        var edges: [String] = []
         for challenge in s.oneAtATimeChallenges {
             let at = "`\(s.unknowns[challenge.unknown].name)` at \(value(challenge.unknown, at: challenge.position))"
             switch challenge.verdict {
@@ -154,23 +155,32 @@ public struct SensitivityReport {
             case .ties(let other): ties.append("\(at) (`\(other)` ties)")
             case .flips(let other): flips.append("\(at) (`\(other)` \(gapText(challenge.point, from: other, to: recommended)))")
             case .overBudget: overBudget.append(at)
+            case .atTheBudgetsEdge(let first):
+                let withheld = challenge.point.row(recommended).map { EstimateText.show($0.withheld, decimals: 1) } ?? "?"
+                edges.append("\(at) (it withholds \(withheld) requests per widget-day; `\(first)` first)")
             }
         }
+        // A flip on a budget call within the noise is not beyond the noise:
+        // said apart, as compare's sweep says it.
+        let edgeSentence = edges.isEmpty ? "" : " It is **at the budget's edge** at \(edges.joined(separator: "; ")): over the budget on its mean, but the interval holds the tolerance of \(DurationText.plain(s.baseline.comparison.withheldTolerance)), and counted within it, it would rank first; more replications may count it either way."
         // Where nothing stays within the budget, no variant beats it, but it
         // does not hold either: it withholds more than the tolerance there.
         let overBudgetSentence = "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; "))."
         if flips.isEmpty && overBudget.isEmpty {
             out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
             out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which changed this scenario's runs)"
-            out += ties.isEmpty ? ".\n\n" : "; \(tiesNoise) it ties at \(ties.joined(separator: "; ")).\n\n"
+            out += ties.isEmpty ? "." : "; \(tiesNoise) it ties at \(ties.joined(separator: "; "))."
+            out += edgeSentence + "\n\n"
         } else if flips.isEmpty {
             out += "**`\(recommended)` does not stay within the budget over every unknown.** "
             out += overBudgetSentence
-            out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
+            out += ties.isEmpty ? "" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; "))."
+            out += edgeSentence + "\n\n"
         } else {
             out += "**`\(recommended)` does not survive every unknown.** One at a time, another variant is better\(s.seeds.count > 1 ? " beyond the noise" : "") at "
             out += flips.joined(separator: "; ") + "."
-            out += ties.isEmpty ? "\n\n" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; ")).\n\n"
+            out += ties.isEmpty ? "" : " \(tiesNoise.prefix(1).uppercased() + tiesNoise.dropFirst()) it ties at \(ties.joined(separator: "; "))."
+            out += edgeSentence + "\n\n"
             if !overBudget.isEmpty { out += overBudgetSentence + "\n\n" }
         }
         // All at once.
@@ -179,6 +189,7 @@ public struct SensitivityReport {
             let holds = walk.filter { $0.verdict == .holds }.count
             let tied = walk.filter { if case .ties = $0.verdict { return true } else { return false } }.count
             let flipped = walk.compactMap { point -> String? in if case .flips(let other) = point.verdict { return other } else { return nil } }
+            let edge = walk.filter { if case .atTheBudgetsEdge = $0.verdict { return true } else { return false } }.count
             out += "**All unknowns at once** (Morris design: \(DisplayText.counted(s.trajectories, "walk")), \(walk.count) points): it holds at \(holds), "
             out += s.seeds.count > 1
                 ? "ties at \(tied) and is beaten beyond the noise at \(flipped.count)"
@@ -188,6 +199,7 @@ public struct SensitivityReport {
                 out += " (\(winners)), most often when " + flipConditions()
             }
             let over = walk.filter { $0.verdict == .overBudget }.count
+            if edge > 0 { out += "; at \(edge) it is at the budget's edge (over it by less than the noise, with another variant first)" }
             out += over == 0 ? ".\n\n" : "; at \(over) it goes over the budget, as every variant does.\n\n"
         }
         // What matters most.
@@ -333,8 +345,9 @@ public struct SensitivityReport {
                 out += "Morris elementary effects on `\(recommended)`: μ* is the mean absolute change across an unknown's whole range, "
                 out += "σ its spread over the other unknowns' values (a large σ means the effect depends on them). "
                 out += "Both count only the steps where the unknown could act on `\(recommended)`: a step that moved a pacing setting while the walk's budget model is not paced, "
-                out += "or a push budget where nothing pushes, ran `\(recommended)` as before, so its effect is 0 by construction, not by measurement, and it is not counted. "
-                out += "An unknown none of whose steps could act is not measured here (–), which is not the same as having no effect; σ needs two steps.\n\n"
+                out += "or a push budget where nothing pushes, ran `\(recommended)` exactly as before, so its effect is 0 by construction, not by measurement, and it is not counted. "
+                out += "An unknown none of whose steps could act is not measured here (–), which is not the same as having no effect; "
+                out += "one measured at 0s could act and did not move these numbers. σ needs two steps.\n\n"
                 out += "| unknown | steps measured | μ* mean staleness | σ | μ* stale views | μ* budgeted reloads | μ* server requests |\n|---|--:|--:|--:|--:|--:|--:|\n"
                 let staleness = s.elementaryEffects(on: .meanStaleness, of: recommended)
                 let stale = s.elementaryEffects(on: .stalePercent, of: recommended)
