@@ -50,9 +50,11 @@ public enum WidgetSimCommandLine {
         Interruption.install()
         let console = StandardConsole()
         var code = run(Array(CommandLine.arguments.dropFirst()), providers: providers, apps: apps, console: console)
-        if let failure = console.outputFailure, code == .success {
+        if let failure = console.outputFailure {
+            // Said whatever the command's own outcome: `check` that finds a
+            // broken rule exits 1 and its summary on stdout is lost all the same.
             console.err("error: standard output: \(failure); what was printed is incomplete")
-            code = .ioError
+            if code == .success { code = .ioError }
         }
         Interruption.exit(code.rawValue)
     }

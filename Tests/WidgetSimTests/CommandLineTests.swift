@@ -163,6 +163,24 @@ struct CommandLineTests {
         #expect(process.terminationStatus == 74)
         #expect(message.hasPrefix("error: standard output: "), "\(message)")
 
+        // A command that fails on its own (check finding a broken rule, exit 1)
+        // keeps its code, and still says that its standard output was lost.
+        let log = Paths.temporaryDirectory("full").appendingPathComponent("phone.csv")
+        defer { try? FileManager.default.removeItem(at: log.deletingLastPathComponent()) }
+        #expect(try Self.widgetsim(["simulate", "weather", "--days", "2", "--out", log.deletingLastPathComponent().appendingPathComponent("r").path,
+                                    "--device-log", log.path]).status == 0)
+        let broken = Process()
+        broken.executableURL = Paths.binary
+        broken.arguments = ["check", "--device-log", log.path, "--minimum-spacing", "2h"]
+        broken.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let brokenErrors = Pipe()
+        broken.standardError = brokenErrors
+        try broken.run()
+        let brokenMessage = String(decoding: brokenErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        broken.waitUntilExit()
+        #expect(broken.terminationStatus == 1)
+        #expect(brokenMessage.contains("rule violated") && brokenMessage.contains("error: standard output: "), "\(brokenMessage)")
+
         let closed = Process()
         closed.executableURL = Paths.binary
         closed.arguments = ["list"]
