@@ -133,7 +133,9 @@ public enum WidgetSimCommandLine {
         // path) would print the rest as a line of its own, which may pass
         // for another error. Control characters are shown as escapes.
         for message in [error.message] + error.moreMessages {
-            console.err("error: \(DisplayText.visible(shortened(message)))")
+            // Shortened before the escapes (a 5 MB value is not escaped
+            // whole) and after them (each control character becomes several).
+            console.err("error: \(shortened(DisplayText.visible(shortened(message))))")
         }
         if error.showUsage, let usage {
             console.err("usage: \(usage)\n       (see 'widgetsim help \(usage.split(separator: " ")[1])')")

@@ -48,7 +48,11 @@ struct ListCommand: Command {
                 let setup = try reference.load()
                 console.out(name.padded(to: width) + (setup.description.isEmpty ? "(no description)" : DisplayText.singleLine(setup.description)))
             } catch {
-                console.out(name.padded(to: width) + "(invalid: \(error.message))")
+                // One line a scenario, of a bounded length: the first error,
+                // escaped, and whether there are more ('validate' lists them).
+                let first = WidgetSimCommandLine.shortened(DisplayText.visible(WidgetSimCommandLine.shortened(error.message)))
+                let more = error.moreMessages.isEmpty ? "" : "; and more: see 'widgetsim validate \(name)'"
+                console.out(name.padded(to: width) + "(invalid: \(first)\(more))")
             }
         }
     }

@@ -478,6 +478,17 @@ struct CommandLineTests {
         #expect(lines.last?.contains("unknown policy \"rarely\"") == true, "\(result.errors)")
     }
 
+    /// A value of control characters is escaped before the line is cut to
+    /// length, so each `error:` line stays short (escaped after, a value of
+    /// 5,000 of them made lines of 9,600 characters).
+    @Test func anErrorLineIsCutAfterItsEscapes() throws {
+        let name = String(repeating: "\\u0001", count: 5_000)
+        let result = try Self.validate(#"{ "name": "c", "devices": [ { "id": "phone", "apps": [ { "id": "a", "swift": "\#(name)" } ], "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } ] }"#)
+        #expect(result.status == 65)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].count <= WidgetSimCommandLine.maximumMessageCharacters + 100, "\(lines.map(\.count))")
+    }
+
     /// validate says what each widget's content does beside its policy: how
     /// often it changes, whether it can be foreseen, and what an unforeseen
     /// change does (pushed, or the app told), so a scenario's pushes show

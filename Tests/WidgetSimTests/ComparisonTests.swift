@@ -83,6 +83,36 @@ struct ComparisonTests {
 
     /// A difference that rounds to no whole second has no sign: game's
     /// report printed "paired 95 % CI -0s to 0s".
+    /// "Run more" in numbers: the fewest replications at which an interval
+    /// of the spread seen would exclude the value, if the mean stayed put.
+    @Test func theReplicationsToSeparateAGapScaleWithItsSpread() {
+        // Mean 1, standard deviation 2.31, from 4 replications: an interval of 1 ± 3.67.
+        let gap = Estimate([3, -1, 3, -1])
+        let spread = gap.halfWidth! * 2 / StudentT.quantile975(degreesOfFreedom: 3)
+        #expect(abs(spread - (16.0 / 3).squareRoot()) < 1e-9)
+        guard let n = gap.replicationsToExclude(0) else {
+            Issue.record("no count for a gap within the noise")
+            return
+        }
+        let halfWidth = { (n: Int) in StudentT.quantile975(degreesOfFreedom: n - 1) * spread / Double(n).squareRoot() }
+        #expect(halfWidth(n) < abs(gap.mean) && halfWidth(n - 1) >= abs(gap.mean), "\(n)")
+        // Already beyond the noise, or no spread: nothing to ask for.
+        #expect(Estimate([10, 11, 12]).replicationsToExclude(0) == nil)
+        #expect(Estimate([5]).replicationsToExclude(0) == nil)
+        // A mean on the value itself never excludes it.
+        #expect(Estimate([-1, 1, -1, 1]).replicationsToExclude(0, limit: 100) == 101)
+    }
+
+    /// The verdict says how many replications would separate a runner-up
+    /// within the noise, at the spread seen (weather's 25s gap: about 38;
+    /// its 40 replications did separate them).
+    @Test func aRunnerUpWithinTheNoiseSaysHowManyReplicationsWouldSeparateIt() {
+        let run = { (staleness: Int) in Self.replication(staleness: staleness) }
+        let text = Self.verdict([Self.row("best", [run(60), run(80), run(70)]), Self.row("other", [run(75), run(65), run(72)])])
+        #expect(text.contains("at the spread these showed, a gap of "), "\(text)")
+        #expect(text.contains("would be beyond the noise at about ") && text.contains("(`--runs "), "\(text)")
+    }
+
     @Test func aDifferenceThatRoundsToNothingHasNoSign() {
         #expect(EstimateText.signedDuration(-0.3) == "0s")
         #expect(EstimateText.signedDuration(-0.6) == "-1s")

@@ -428,4 +428,42 @@ extension ScenarioLoadingTests {
         #expect(error.lines.last == "5 more errors not shown")
     }
 
+
+    /// A variant's patch applies to every widget, so one mistake in it fails
+    /// once for each, at the patch's own place: it is one mistake, said once.
+    /// And the cap holds across variants: 25 variants, each with its own
+    /// mistake, show 20 and count 5.
+    @Test func aVariantsOneMistakeIsSaidOnceAndTheCapHoldsAcrossVariants() throws {
+        let widgets = (0..<3).map { #"{ "id": "w\#($0)", "provider": { "policy": "atEnd" } }"# }.joined(separator: ", ")
+        let one = #"{ "name": "v", "devices": [ { "id": "phone", "widgets": [ \#(widgets) ] } ], "variants": [ { "name": "bad", "provider": { "policy": "sometimes" } } ] }"#
+        let error = try #require(Self.error(one))
+        #expect(error.lines.count == 1 && error.lines[0].hasPrefix("in variant 'bad': "), "\(error)")
+        let variants = (0..<25).map { #"{ "name": "v\#($0)", "provider": { "policy": "bad\#($0)" } }"# }.joined(separator: ", ")
+        let many = #"{ "name": "v", "devices": [ { "id": "phone", "widgets": [ \#(widgets) ] } ], "variants": [ \#(variants) ] }"#
+        let capped = try #require(Self.error(many))
+        #expect(capped.lines.count == ScenarioErrorList.maximum + 1, "\(capped)")
+        #expect(capped.lines.last == "5 more errors not shown", "\(capped)")
+    }
+
+    /// An item claims its id before it is decoded, so a second item of that
+    /// id is a duplicate in the same run even when the first fails.
+    @Test func aDuplicateOfAnItemThatFailedIsReportedWithIt() throws {
+        let text = #"{ "name": "d", "devices": [ { "id": "phone", "widgets": [ { "id": "w", "provider": { "policy": "bogus" } }, { "id": "w", "provider": { "policy": "atEnd" } } ] } ] }"#
+        let error = try #require(Self.error(text))
+        #expect(error.lines.count == 2, "\(error)")
+        #expect(error.lines[0].contains("unknown policy \"bogus\"") && error.lines[1].contains("duplicate widget id \"w\""), "\(error)")
+    }
+
+    /// Errors come in the order they are written, whichever list is read first.
+    @Test func errorsComeInFileOrder() throws {
+        let text = """
+            { "name": "o", "devices": [ { "id": "phone",
+                "apps": [ { "id": "app", "sessionsPerDay": -1 } ],
+                "pages": [ { "name": "home", "viewsPerDay": -5 } ],
+                "widgets": [ { "id": "w", "provider": { "policy": "atEnd" } } ] } ] }
+            """
+        let error = try #require(Self.error(text))
+        #expect(error.lines.count == 2 && error.lines[0].contains("apps[0]") && error.lines[1].contains("pages[0]"), "\(error)")
+    }
+
 }

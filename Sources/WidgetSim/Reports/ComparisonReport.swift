@@ -250,7 +250,7 @@ public struct ComparisonReport {
                 if gap.excludesZero {
                     out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp) + "\n\n"
                 } else {
-                    out += "**within the noise** of \(comparison.seeds.count) replications; run more (`--runs`) to separate them, or treat them as equal."
+                    out += "**within the noise** of \(comparison.seeds.count) replications; " + Self.runMore(gap.replicationsToExclude(0), toShow: signedDuration(abs(gap.mean)) == "0s" ? "a gap under a second" : "a gap of \(signedDuration(abs(gap.mean)))", then: "separate them, or treat them as equal", otherwise: "treat them as equal") + "."
                     // Treated as equal, the cost decides: say which of the two it
                     // favours, whichever it is, when the difference shows at the
                     // precision printed (else "cheaper" would sit beside equal figures).
@@ -330,7 +330,24 @@ public struct ComparisonReport {
         }
         let them = edge.count == 1 ? "it" : "them"
         let intervals = edge.count == 1 ? "its interval holds" : "each interval holds"
-        return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); run more (`--runs`) to settle it.\n\n"
+        // The replications that would settle the closest call of them.
+        let needed = edge.map { $0.withheld.replicationsToExclude(tolerance) }
+        let most = needed.contains { $0 == nil } ? nil : needed.compactMap { $0 }.max()
+        return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); " + Self.runMore(most, toShow: edge.count == 1 ? "this call" : "the closest of these calls", then: "settle it", otherwise: "treat the call as even") + ".\n\n"
+    }
+
+    /// "run more (`--runs`) to settle it", with the number of replications
+    /// that would show `what` beyond the noise at the spread seen, when it
+    /// is known (`Estimate.replicationsToExclude`): "at the spread these
+    /// showed, a gap of 25s would be beyond the noise at about 38
+    /// replications, if it is real: run that many (`--runs 36`) to …".
+    static func runMore(_ replications: Int?, toShow what: String, then purpose: String, otherwise: String) -> String {
+        let limit = 10_000
+        guard let replications else { return "run more (`--runs`) to \(purpose)" }
+        guard replications <= limit else {
+            return "at the spread these showed, \(what) would not be beyond the noise within \(DisplayText.counted(limit, "replication")): \(otherwise)"
+        }
+        return "at the spread these showed, \(what) would be beyond the noise at about \(DisplayText.counted(replications, "replication")), if it is real: run that many (`--runs \(replications)`) to \(purpose)"
     }
 
     /// The sentence `compare`'s verdict cites its one-at-a-time sweep with
@@ -500,6 +517,8 @@ public struct ComparisonReport {
         var narrow: [(model: String, runnerUp: String)] = []
         var tied: [String] = []
         var edge: [String] = []
+        // The replications that would settle each budget call at the edge (`Estimate.replicationsToExclude`).
+        var edgeNeeds: [Int?] = []
         var fails: [String] = []
         for model in comparison.budgetModels {
             switch comparison.standing(of: best.variant, under: model) {
@@ -508,6 +527,9 @@ public struct ComparisonReport {
             case .ties(let first): tied.append("\(model.rawValue) (`\(first)` first, within the noise)")
             case .atTheBudgetsEdge(let variants, let first):
                 edge.append(edgeClause(model: model, variants: variants, recommended: best.variant, first: first, unit: edge.isEmpty))
+                edgeNeeds += comparison.rows(for: model).filter { variants.contains($0.variant) }.map {
+                    $0.withheld.replicationsToExclude(comparison.withheldTolerance)
+                }
             case .beaten(let first):
                 fails.append("\(model.rawValue) (\(first.map { "best: `\($0)`" } ?? "no variant stays within budget"))")
             }
@@ -552,7 +574,9 @@ public struct ComparisonReport {
         }
         if !edge.isEmpty {
             let tolerance = DurationText.plain(comparison.withheldTolerance)
-            text += " At the budget's edge, the 95 % interval of the requests a variant withholds holds the tolerance of \(tolerance): other replications may count each such variant the other way, and the ranking with it; run more (`--runs`) to settle it."
+            let most = edgeNeeds.contains { $0 == nil } ? nil : edgeNeeds.compactMap { $0 }.max()
+            text += " At the budget's edge, the 95 % interval of the requests a variant withholds holds the tolerance of \(tolerance): other replications may count each such variant the other way, and the ranking with it; "
+            text += Self.runMore(most, toShow: edgeNeeds.count == 1 ? "this call" : "the closest of these calls", then: "settle it", otherwise: "treat the call as even") + "."
         }
         return text
     }

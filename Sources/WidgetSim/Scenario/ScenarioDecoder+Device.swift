@@ -32,16 +32,8 @@ extension ScenarioDecoder {
         // Pages, apps and widgets: each item's errors are reported, the
         // widgets' only when every page and app they may name decoded.
         var errors = ScenarioErrorList()
-        var pages: [PageSetup] = []
-        for page in pageList ?? [] {
-            guard let decoded = errors.collect({ () throws(ScenarioError) in try decodePage(page) }) else { continue }
-            if pages.contains(where: { $0.name == decoded.name }) {
-                errors.append { () throws(ScenarioError) in
-                    try page.object().required("name").invalid("duplicate page name \"\(decoded.name)\"", allowed: "names unique within the device")
-                }
-                continue
-            }
-            pages.append(decoded)
+        var pages = Self.decodeEach(pageList ?? [], key: "name", duplicate: "page name", allowed: "names unique within the device", errors: &errors) {
+            page throws(ScenarioError) in try decodePage(page)
         }
         if pageList == nil { pages = [PageSetup(name: "home", viewsPerDay: 40)] }
         guard !pages.isEmpty || !errors.isEmpty else {
@@ -53,16 +45,8 @@ extension ScenarioDecoder {
             throw try object.required("apps").invalid(
                 "\(appList.count) apps", allowed: "1...\(ScenarioLimits.maximumAppsPerDevice) apps per device")
         }
-        var apps: [AppSetup] = []
-        for app in appList ?? [] {
-            guard let decoded = errors.collect({ () throws(ScenarioError) in try decodeApp(app) }) else { continue }
-            if apps.contains(where: { $0.id == decoded.id }) {
-                errors.append { () throws(ScenarioError) in
-                    try app.object().required("id").invalid("duplicate app id \"\(decoded.id)\"", allowed: "ids unique within the device")
-                }
-                continue
-            }
-            apps.append(decoded)
+        var apps = Self.decodeEach(appList ?? [], key: "id", duplicate: "app id", allowed: "ids unique within the device", errors: &errors) {
+            app throws(ScenarioError) in try decodeApp(app)
         }
         if appList == nil { apps = [AppSetup(id: "app")] }
         guard !apps.isEmpty || !errors.isEmpty else {
@@ -81,18 +65,8 @@ extension ScenarioDecoder {
             throw try object.required("widgets").invalid(
                 "\(widgetList.count) widgets", allowed: "1...\(ScenarioDecoder.maximumWidgetsPerDevice) widgets per device")
         }
-        var widgets: [WidgetSetup] = []
-        for widget in widgetList {
-            guard let decoded = errors.collect({ () throws(ScenarioError) in
-                try decodeWidget(widget, pages: pages, apps: apps, isPad: isPad, days: days)
-            }) else { continue }
-            if widgets.contains(where: { $0.id == decoded.id }) {
-                errors.append { () throws(ScenarioError) in
-                    try widget.object().required("id").invalid("duplicate widget id \"\(decoded.id)\"", allowed: "ids unique within the device")
-                }
-                continue
-            }
-            widgets.append(decoded)
+        let widgets = Self.decodeEach(widgetList, key: "id", duplicate: "widget id", allowed: "ids unique within the device", errors: &errors) {
+            widget throws(ScenarioError) in try decodeWidget(widget, pages: pages, apps: apps, isPad: isPad, days: days)
         }
         // The script names widgets: with one missing, its errors could follow from that one.
         try errors.throwIfAny()

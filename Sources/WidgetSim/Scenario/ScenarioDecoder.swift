@@ -78,22 +78,39 @@ struct ScenarioDecoder {
                 "\(deviceList.count) devices", allowed: "1...\(ScenarioDecoder.maximumDevices) devices per scenario")
         }
         // Devices do not depend on each other: each one's errors are reported.
-        var devices: [DeviceSetup] = []
         var errors = ScenarioErrorList()
-        for value in deviceList {
-            guard let device = errors.collect({ () throws(ScenarioError) in try decodeDevice(value, days: days) }) else { continue }
-            if devices.contains(where: { $0.id == device.id }) {
-                errors.append { () throws(ScenarioError) in
-                    try value.object().required("id").invalid("duplicate device id \"\(device.id)\"", allowed: "ids unique within the scenario")
-                }
-                continue
-            }
-            devices.append(device)
+        let devices = Self.decodeEach(deviceList, key: "id", duplicate: "device id", allowed: "ids unique within the scenario", errors: &errors) {
+            value throws(ScenarioError) in try decodeDevice(value, days: days)
         }
         try errors.throwIfAny()
         return SimulationSetup(
             name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: offset,
             scheduler: scheduler, devices: devices)
+    }
+
+    /// Each item of a list whose items do not depend on each other, decoded
+    /// with every item's errors kept in `errors` (a failed item is left out).
+    /// An item whose `key` repeats an earlier item's is refused as a
+    /// `duplicate`: the key is read before the item is decoded, so an item
+    /// that fails elsewhere still claims it, and its duplicate is reported
+    /// in the same run.
+    static func decodeEach<Item>(
+        _ items: [ValueReader], key: String, duplicate: String, allowed: String, errors: inout ScenarioErrorList,
+        _ decode: (ValueReader) throws(ScenarioError) -> Item
+    ) -> [Item] {
+        var decoded: [Item] = []
+        var claimed: [String] = []
+        for item in items {
+            if let keyValue = try? item.object().optional(key), let name = try? keyValue.identifier() {
+                if claimed.contains(name) {
+                    errors.append(keyValue.invalid("duplicate \(duplicate) \"\(name)\"", allowed: allowed))
+                    continue
+                }
+                claimed.append(name)
+            }
+            if let value = errors.collect({ () throws(ScenarioError) in try decode(item) }) { decoded.append(value) }
+        }
+        return decoded
     }
 
     /// The index of a name in `names`, or an error listing the names.

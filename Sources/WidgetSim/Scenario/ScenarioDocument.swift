@@ -85,13 +85,16 @@ struct VariantApplier {
         for entry in entries {
             errors.collect { () throws(ScenarioError) in
                 let object = try entry.object()
-                try object.rejectUnknownFields(VariantApplier.variantFields)
-                let nameValue = try object.required("name")
-                let name = try nameValue.identifier()
-                guard name != baseName, !names.contains(name) else {
-                    throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
+                // The name is claimed before anything else can fail, so that a
+                // second variant of that name is a duplicate all the same.
+                if let nameValue = object.optional("name"), let name = try? nameValue.identifier() {
+                    guard name != baseName, !names.contains(name) else {
+                        throw nameValue.invalid("duplicate variant name \"\(name)\"", allowed: "names unique within the scenario, other than the baseName \"\(baseName)\"")
+                    }
+                    names.append(name)
                 }
-                names.append(name)
+                try object.rejectUnknownFields(VariantApplier.variantFields)
+                let name = try object.required("name").identifier()
                 let description = try object.optional("description")?.string() ?? ""
                 let devices = base.devices + (base.fleet.map { [$0.template] } ?? [])
                 let patched = try apply(object, to: root, widgetIDs: devices.flatMap { $0.widgets.map(\.id) })

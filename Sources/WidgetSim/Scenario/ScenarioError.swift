@@ -72,6 +72,11 @@ struct ScenarioErrorList {
     static let maximum = 20
     private(set) var errors: [ScenarioError] = []
     private(set) var omitted = 0
+    /// The places in the file (line and column) of the errors so far, kept
+    /// or not: a variant's patch applies to every widget (or device), so one
+    /// mistake in it fails once for each, at the patch's own place, and is
+    /// one mistake. Only asked whether it holds a place, never walked.
+    private var places: Set<Int> = []
 
     var isEmpty: Bool { errors.isEmpty }
 
@@ -96,19 +101,45 @@ struct ScenarioErrorList {
     }
 
     mutating func append(_ error: ScenarioError) {
-        let (each, more) = if case .several(let list, let omitted) = error { (list, omitted) } else { ([error], 0) }
+        let (each, more) = Self.flattened(error)
         for error in each {
+            if let location = error.location, !places.insert(location.line << 32 | location.column).inserted { continue }
             if errors.count < Self.maximum { errors.append(error) } else { omitted += 1 }
         }
         omitted += more
     }
 
-    /// Throws the error kept, or all of them as `several`; nothing when none was.
+    /// The errors `error` holds one by one (a variant's each named with the
+    /// variant), and how many more it counted without keeping: so the cap
+    /// holds however deep the errors were gathered.
+    static func flattened(_ error: ScenarioError) -> (errors: [ScenarioError], omitted: Int) {
+        switch error {
+        case .several(let list, let omitted):
+            return list.map(flattened).reduce(([], omitted)) { ($0.errors + $1.errors, $0.omitted + $1.omitted) }
+        case .inVariant(let name, let inner):
+            let (list, omitted) = flattened(inner)
+            return (list.map { .inVariant(name: name, error: $0) }, omitted)
+        default:
+            return ([error], 0)
+        }
+    }
+
+    /// Throws the error kept, or all of them as `several` in the order they
+    /// are written in the file; nothing when none was.
     func throwIfAny() throws(ScenarioError) {
         guard let first = errors.first else { return }
-        throw errors.count == 1 && omitted == 0 ? first : .several(errors, omitted: omitted)
+        guard errors.count > 1 || omitted > 0 else { throw first }
+        // In file order (a device's apps may be written before its pages,
+        // which are read first); an error with no place keeps its turn.
+        let ordered = errors.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            guard let x, let y, (x.line, x.column) != (y.line, y.column) else { return a.offset < b.offset }
+            return (x.line, x.column) < (y.line, y.column)
+        }.map(\.element)
+        throw .several(ordered, omitted: omitted)
     }
 }
+
 
 extension ScenarioError {
     /// The field, line and column of an error about one value; nil for an
