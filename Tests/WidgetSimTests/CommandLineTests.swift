@@ -150,18 +150,9 @@ struct CommandLineTests {
     /// exit 74; a closed pipe (`| head -1`) is not.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func aListThatCannotBeWrittenExits74AndAClosedPipeIsNoFailure() throws {
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = ["list"]
-        process.currentDirectoryURL = Paths.packageRoot
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74)
-        #expect(message.hasPrefix("error: standard output: "), "\(message)")
+        let list = try Self.widgetsimWritingToAFullDisk(["list"])
+        #expect(list.status == 74)
+        #expect(list.errors.hasPrefix("error: standard output: "), "\(list.errors)")
 
         // A command that fails on its own (check finding a broken rule, exit 1)
         // keeps its code, and still says that its standard output was lost.
@@ -169,17 +160,9 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: log.deletingLastPathComponent()) }
         #expect(try Self.widgetsim(["simulate", "weather", "--days", "2", "--out", log.deletingLastPathComponent().appendingPathComponent("r").path,
                                     "--device-log", log.path]).status == 0)
-        let broken = Process()
-        broken.executableURL = Paths.binary
-        broken.arguments = ["check", "--device-log", log.path, "--minimum-spacing", "2h"]
-        broken.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let brokenErrors = Pipe()
-        broken.standardError = brokenErrors
-        try broken.run()
-        let brokenMessage = String(decoding: brokenErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        broken.waitUntilExit()
-        #expect(broken.terminationStatus == 1)
-        #expect(brokenMessage.contains("rule violated") && brokenMessage.contains("error: standard output: "), "\(brokenMessage)")
+        let broken = try Self.widgetsimWritingToAFullDisk(["check", "--device-log", log.path, "--minimum-spacing", "2h"])
+        #expect(broken.status == 1)
+        #expect(broken.errors.contains("rule violated") && broken.errors.contains("error: standard output: "), "\(broken.errors)")
 
         let closed = Process()
         closed.executableURL = Paths.binary
@@ -192,6 +175,21 @@ struct CommandLineTests {
         try closed.run()
         closed.waitUntilExit()
         #expect(closed.terminationStatus == 0)
+    }
+
+    /// Runs the built binary with its standard output on /dev/full, as on a full disk.
+    static func widgetsimWritingToAFullDisk(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.packageRoot
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: "", errors: message)
     }
 
     /// An error that quotes a huge value stays one readable line: its start
