@@ -428,7 +428,6 @@ extension ScenarioLoadingTests {
         #expect(error.lines.last == "5 more errors not shown")
     }
 
-
     /// A variant's patch applies to every widget, so one mistake in it fails
     /// once for each, at the patch's own place: it is one mistake, said once.
     /// And the cap holds across variants: 25 variants, each with its own

@@ -315,7 +315,6 @@ public struct ComparisonReport {
         }
     }
 
-
     /// The variants the recommendation rests on whose budget call is within
     /// the noise: the best, and any fresher one over the budget. Judged on
     /// the mean alone, they may fall the other way with other replications,
@@ -340,7 +339,7 @@ public struct ComparisonReport {
     /// that would show `what` beyond the noise at the spread seen, when it
     /// is known (`Estimate.replicationsToExclude`): "at the spread these
     /// showed, a gap of 25s would be beyond the noise at about 38
-    /// replications, if it is real: run that many (`--runs 36`) to …".
+    /// replications, if it is real: run that many (`--runs 38`) to …".
     static func runMore(_ replications: Int?, toShow what: String, then purpose: String, otherwise: String) -> String {
         let limit = 10_000
         guard let replications else { return "run more (`--runs`) to \(purpose)" }

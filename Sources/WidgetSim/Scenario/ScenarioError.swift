@@ -129,17 +129,18 @@ struct ScenarioErrorList {
     func throwIfAny() throws(ScenarioError) {
         guard let first = errors.first else { return }
         guard errors.count > 1 || omitted > 0 else { throw first }
-        // In file order (a device's apps may be written before its pages,
-        // which are read first); an error with no place keeps its turn.
+        // In file order: a device's apps may be written before its pages,
+        // which are read first. A variant's errors have no place of their
+        // own (the patch's and the base's mix), so a list that holds them
+        // keeps the variants' order, which is the file's.
+        guard errors.allSatisfy({ $0.location != nil }) else { throw .several(errors, omitted: omitted) }
         let ordered = errors.enumerated().sorted { a, b in
-            let (x, y) = (a.element.location, b.element.location)
-            guard let x, let y, (x.line, x.column) != (y.line, y.column) else { return a.offset < b.offset }
-            return (x.line, x.column) < (y.line, y.column)
+            let (x, y) = (a.element.location!, b.element.location!)
+            return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
         }.map(\.element)
         throw .several(ordered, omitted: omitted)
     }
 }
-
 
 extension ScenarioError {
     /// The field, line and column of an error about one value; nil for an
