@@ -410,6 +410,14 @@ extension ComparisonTests {
         #expect(text.contains("it is **at the budget's edge** under tokenBucket (it withholds 1.2 "), "\(text)")
         #expect(text.contains("and counts as over the budget, so `other` ranks first)"), "\(text)")
         #expect(!text.contains("**not**"), "\(text)")
+        // First on a budget call within the noise, and by less than the noise: both said.
+        let both = ComparisonReport(Self.comparison([
+            Self.row("best", [run(0, 60), run(0, 80), run(0, 70)]), Self.row("other", [run(0, 75), run(0, 65), run(0, 72)]),
+        ], and: [
+            Self.row("best", [run(0, 60), run(10, 80), run(11, 70)], under: .rollingWindow),
+            Self.row("other", [run(0, 75), run(0, 65), run(0, 72)], under: .rollingWindow),
+        ])).sweepVerdict()
+        #expect(both.contains("under rollingWindow (it withholds 0.7 ") && both.contains("counts as within the budget, and it leads `other` by less than the noise)"), "\(both)")
         let table = ComparisonReport(Self.comparison([Self.row("best", [run(2, 60), run(22, 62), run(12, 61)])])).sweepTable()
         #expect(table.contains("| 1*† (1m1s) |") && table.contains("† at the budget's edge under that model"), "\(table)")
     }

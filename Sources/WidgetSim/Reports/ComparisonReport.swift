@@ -595,6 +595,10 @@ public struct ComparisonReport {
             return "\(subject)\(own) withholds \(show(row.withheld, decimals: 1))\(perDay) and counts as \(row.withinBudget ? "within" : "over") the budget"
         }
         var clause = "\(model.rawValue) (" + Self.list(each, lastSeparator: "; ")
+        // First on the budget calls, it may lead the next by less than the noise too.
+        if first == recommended, let runnerUp = comparison.runnerUpWithinTheNoise(of: recommended, under: model) {
+            clause += ", and it leads `\(runnerUp)` by less than the noise"
+        }
         if let first, first != recommended, !variants.contains(first) {
             clause += ", so `\(first)` ranks first"
         } else if first == nil {
