@@ -406,7 +406,7 @@ extension ComparisonTests {
             Self.row("best", [run(2, 60), run(22, 62), run(12, 61)], under: .tokenBucket),
             Self.row("other", [run(0, 90), run(0, 91), run(0, 92)], under: .tokenBucket),
         ])).sweepVerdict()
-        #expect(text.contains("The recommendation `best` holds under paced, though there it leads `other` by less than the noise;"), "\(text)")
+        #expect(text.contains("The recommendation `best` ranks first, but by less than the noise, ahead of `other` under paced;"), "\(text)")
         #expect(text.contains("it is **at the budget's edge** under tokenBucket (it withholds 1.2 "), "\(text)")
         #expect(text.contains("and counts as over the budget, so `other` ranks first)"), "\(text)")
         #expect(!text.contains("**not**"), "\(text)")

@@ -167,7 +167,10 @@ public struct SensitivityReport {
         // does not hold either: it withholds more than the tolerance there.
         let overBudgetSentence = "It goes over the budget, as every variant does, at \(overBudget.joined(separator: "; "))."
         if flips.isEmpty && overBudget.isEmpty {
-            out += "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
+            // "Stays the best" only when nothing ties it or stands on a budget call within the noise.
+            out += ties.isEmpty && edges.isEmpty
+                ? "**`\(recommended)` stays the best choice over the plausible range of every unknown, one at a time** "
+                : "**`\(recommended)` is not beaten beyond the noise over the plausible range of any unknown, one at a time** "
             out += "(\(s.unknowns.count) unknowns, \(relevantCount) of which changed this scenario's runs)"
             out += ties.isEmpty ? "." : "; \(tiesNoise) it ties at \(ties.joined(separator: "; "))."
             out += edgeSentence + "\n\n"
