@@ -340,7 +340,7 @@ public struct SensitivityReport {
                 out += "\(list(.meanStaleness)) | \(list(.stalePercent)) | \(list(.budgetedReloads)) | \(list(.requests)) | \(best) |\n"
             }
             out += "\nAs written: mean staleness \(format(s.baseline.row(recommended).map { Sensitivity.Headline.meanStaleness.value($0) } ?? 0, .meanStaleness)). "
-            out += "\"No effect here\": no value of the unknown tried moved any variant's numbers in this scenario (a push budget without pushes, say).\n\n"
+            out += "\"No effect here\": no value of the unknown tried, with the others as written, moved any variant's numbers in this scenario (a push budget without pushes, say); with the others moving, as in the Morris table below, it may.\n\n"
             out += "![How far each unknown moves the mean staleness of \(recommended)](sensitivity.svg)\n\n"
 
             if !s.walks.isEmpty {
