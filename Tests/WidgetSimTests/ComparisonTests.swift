@@ -422,6 +422,28 @@ extension ComparisonTests {
         #expect(table.contains("| 1*† (1m1s) |") && table.contains("† at the budget's edge under that model"), "\(table)")
     }
 
+    /// Whatever the budget model: the variants no model tried beats beyond
+    /// the noise, and the cheapest of them, which need not be the
+    /// recommendation (weather's `after-30m`, beside `after-15m`).
+    @Test func theChoiceNoBudgetModelBeatsIsNamedWithItsCost() {
+        let run = { (withheld: Int, budgeted: Int, staleness: Int) in Self.replication(withheld: withheld, budgeted: budgeted, staleness: staleness) }
+        // Under paced `fresh` leads `cheap` by less than the noise; under
+        // tokenBucket `cheap` leads; `stale` is beaten beyond the noise under both.
+        let paced = [
+            Self.row("fresh", [run(0, 400, 60), run(0, 400, 80), run(0, 400, 70)]),
+            Self.row("cheap", [run(0, 200, 75), run(0, 200, 65), run(0, 200, 72)]),
+            Self.row("stale", [run(0, 100, 300), run(0, 100, 310), run(0, 100, 305)]),
+        ]
+        let bucket = [
+            Self.row("fresh", [run(0, 400, 70), run(0, 400, 80), run(0, 400, 69)], under: .tokenBucket),
+            Self.row("cheap", [run(0, 200, 72), run(0, 200, 66), run(0, 200, 70)], under: .tokenBucket),
+            Self.row("stale", [run(0, 100, 300), run(0, 100, 310), run(0, 100, 305)], under: .tokenBucket),
+        ]
+        let text = ComparisonReport(Self.comparison(paced, and: bucket)).robustChoice()
+        #expect(text.contains("no budget model tried beats `fresh` or `cheap` beyond the noise; the cheaper of them is `cheap` (20.0 "), "\(text)")
+        #expect(ComparisonReport(Self.comparison(paced)).robustChoice().isEmpty, "one model: no sweep to judge by")
+    }
+
     /// A lead beyond the noise says what it costs against the runner-up,
     /// in budgeted reloads and server requests, so the staleness saved can
     /// be weighed against them.

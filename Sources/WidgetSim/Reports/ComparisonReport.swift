@@ -289,7 +289,11 @@ public struct ComparisonReport {
         out += budgetEdge(best: best, ranking: ranking)
         // What holds the recommendation up, a paragraph each: the budget models, then the other unknowns.
         var robustness: [String] = []
-        if comparison.budgetModels.count > 1 { robustness.append(sweepVerdict()) }
+        if comparison.budgetModels.count > 1 {
+            robustness.append(sweepVerdict())
+            let robust = robustChoice()
+            if !robust.isEmpty { robustness.append(robust) }
+        }
         if let sensitivity { robustness.append(Self.sensitivitySentence(sensitivity)) }
         out += robustness.map { $0 + "\n" }.joined(separator: "\n")
         return out
@@ -561,6 +565,46 @@ public struct ComparisonReport {
             text += " At the budget's edge, the 95 % interval of the requests a variant withholds holds the tolerance of \(tolerance): other replications may count each such variant the other way, and the ranking with it; run more (`--runs`) to settle it."
         }
         return text
+    }
+
+    /// The variants no budget model tried beats beyond the noise (each one
+    /// leads, ties or stands on a budget call within the noise under every
+    /// model, `Comparison.standing(of:under:)`), and the cheapest of them: a
+    /// choice that holds however WidgetKit really counts the budget, which
+    /// may not be the recommendation, the freshest under the verdict's model.
+    /// Empty with one replication (no noise to judge by) or no views.
+    func robustChoice() -> String {
+        guard comparison.budgetModels.count > 1, comparison.seeds.count > 1, comparison.hasViews(for: primaryModel) else { return "" }
+        let rows = comparison.rows(for: primaryModel)
+        let robust = rows.filter { row in
+            comparison.budgetModels.allSatisfy { model in
+                switch comparison.standing(of: row.variant, under: model) {
+                case .leads, .leadsWithinTheNoise, .ties, .atTheBudgetsEdge: return true
+                case .beaten, nil: return false
+                }
+            }
+        }
+        guard let cheapest = robust.enumerated().min(by: { a, b in
+            a.element.budgeted.mean != b.element.budgeted.mean ? a.element.budgeted.mean < b.element.budgeted.mean : a.offset < b.offset
+        })?.element else {
+            return "**Whatever the budget model:** every variant is beaten beyond the noise, or goes over the budget, under some budget model tried, so the choice depends on how WidgetKit really counts the budget."
+        }
+        let names = Self.list(robust.map { "`\($0.variant)`" }, lastSeparator: " or ")
+        let cost = "\(show(cheapest.budgeted, decimals: 1)) budgeted reloads and \(show(cheapest.calls, decimals: 1)) server requests per widget-day under \(primaryModel.rawValue)"
+        guard robust.count > 1 else {
+            return "**Whatever the budget model:** no budget model tried beats \(names) beyond the noise (\(cost)); every other variant is beaten under some."
+        }
+        let which = robust.count == 2 ? "the cheaper" : "the cheapest"
+        // Cheapest in the budget; a variant with fewer server requests (free
+        // reloads reach the server too) is named beside it, as the verdict does.
+        let shown = { (row: Comparison.Row) in FixedDecimal.format(row.calls.mean, decimals: 1) }
+        let fewestRequests = robust.min { $0.calls.mean < $1.calls.mean }!
+        let server = shown(fewestRequests) != shown(cheapest) && fewestRequests.calls.mean < cheapest.calls.mean
+            ? ", though `\(fewestRequests.variant)` makes fewer server requests (\(show(fewestRequests.calls, decimals: 1)))" : ""
+        let choice = server.isEmpty
+            ? "\(which) of them is `\(cheapest.variant)` (\(cost))"
+            : "of them, `\(cheapest.variant)` spends \(robust.count == 2 ? "less" : "least") of the budget (\(cost))\(server)"
+        return "**Whatever the budget model:** no budget model tried beats \(names) beyond the noise; \(choice): a choice that holds under every budget model tried."
     }
 
     /// "rollingWindow (it withholds 0.5 (0.0–1.5) requests per widget-day and
