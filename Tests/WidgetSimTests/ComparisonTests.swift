@@ -381,6 +381,13 @@ extension ComparisonTests {
             Self.row("first", [run(0, 30), run(18, 32), run(9, 31)]), Self.row("next", [run(0, 60), run(0, 62), run(0, 61)]),
         ])
         #expect(firstAtEdge.standing(of: "next", under: .paced) == .atTheBudgetsEdge(variants: ["first"], first: "first"))
+        // Within the noise of the first, but a variant ranked between is
+        // fresher beyond the noise: beaten, not tied.
+        let between = Self.comparison([
+            Self.row("first", [run(0, 55), run(0, 75), run(0, 65)]), Self.row("middle", [run(0, 66), run(0, 67), run(0, 68)]),
+            Self.row("last", [run(0, 75), run(0, 76), run(0, 77)]),
+        ])
+        #expect(between.standing(of: "last", under: .paced) == .beaten(first: "first"))
         // With one replication the noise is unknown: another first is no tie.
         let once = Self.comparison([Self.row("best", [run(0, 60)]), Self.row("other", [run(0, 61)])])
         #expect(once.standing(of: "other", under: .paced) == .beaten(first: "best"))
@@ -440,7 +447,19 @@ extension ComparisonTests {
             Self.row("stale", [run(0, 100, 300), run(0, 100, 310), run(0, 100, 305)], under: .tokenBucket),
         ]
         let text = ComparisonReport(Self.comparison(paced, and: bucket)).robustChoice()
-        #expect(text.contains("no budget model tried beats `fresh` or `cheap` beyond the noise; the cheaper of them is `cheap` (20.0 "), "\(text)")
+        #expect(text.contains("no budget model tried beats `fresh` or `cheap` beyond the noise; of them, `cheap` spends less of the budget (`fresh` 40.0 "), "\(text)")
+        // Costs level within the noise: no cheaper one is named.
+        let level = paced.map { row -> Comparison.Row in
+            var same = row
+            same.replications = row.replications.enumerated().map { index, metrics in
+                var metrics = metrics
+                metrics.counts.budgetedReloads = 300 + (index == 1 ? 10 : 0) * (row.variant == "fresh" ? 1 : -1)
+                return metrics
+            }
+            return same
+        }
+        let even = ComparisonReport(Self.comparison(level, and: bucket)).robustChoice()
+        #expect(even.contains("and none of them spends less of the budget beyond the noise"), "\(even)")
         #expect(ComparisonReport(Self.comparison(paced)).robustChoice().isEmpty, "one model: no sweep to judge by")
     }
 

@@ -264,7 +264,7 @@ public struct Comparison: Sendable {
         /// First within the budget, but `runnerUp` is within the noise of it.
         case leadsWithinTheNoise(runnerUp: String)
         /// `first` ranks first, and the recommendation is within the budget
-        /// and within the noise of it.
+        /// and within the noise of it and of every variant ranked between.
         case ties(first: String)
         /// Whether the recommendation ranks first rests on a budget call
         /// within the noise: each of `variants` (the recommendation, a
@@ -305,8 +305,12 @@ public struct Comparison: Sendable {
                ranking.first(where: { $0.withinBudget && $0.variant != first.variant })?.variant == recommended {
                 return .atTheBudgetsEdge(variants: [first.variant], first: first.variant)
             }
-            // With one replication the noise is unknown: another first is not a tie.
-            return seeds.count < 2 || stalenessGap(from: first, to: own).excludesZero ? .beaten(first: first.variant) : .ties(first: first.variant)
+            // With one replication the noise is unknown: another first is not a
+            // tie. Nor is it when any variant ranked ahead within the budget,
+            // not only the first, is fresher beyond the noise.
+            let ahead = ranking.prefix { $0.variant != recommended }.filter(\.withinBudget)
+            let beatenByOne = ahead.contains { stalenessGap(from: $0, to: own).excludesZero }
+            return seeds.count < 2 || beatenByOne ? .beaten(first: first.variant) : .ties(first: first.variant)
         }
         // First: on budget calls within the noise (its own, or fresher
         // variants' over the budget), as the verdict's "At the budget's edge".

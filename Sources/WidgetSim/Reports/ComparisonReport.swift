@@ -584,27 +584,39 @@ public struct ComparisonReport {
                 }
             }
         }
-        guard let cheapest = robust.enumerated().min(by: { a, b in
-            a.element.budgeted.mean != b.element.budgeted.mean ? a.element.budgeted.mean < b.element.budgeted.mean : a.offset < b.offset
-        })?.element else {
-            return "**Whatever the budget model:** every variant is beaten beyond the noise, or goes over the budget, under some budget model tried, so the choice depends on how WidgetKit really counts the budget."
+        guard !robust.isEmpty else {
+            return "**Whatever the budget model:** every variant is beaten beyond the noise, or goes over the budget beyond the noise, under some budget model tried, so the choice depends on how WidgetKit really counts the budget."
+        }
+        let costs = { (row: Comparison.Row) in "\(show(row.budgeted, decimals: 1)) budgeted reloads and \(show(row.calls, decimals: 1)) server requests per widget-day" }
+        guard robust.count > 1 else {
+            return "**Whatever the budget model:** no budget model tried beats `\(robust[0].variant)` beyond the noise (\(costs(robust[0])) under \(primaryModel.rawValue)); every other variant is beaten, or over the budget, under some."
         }
         let names = Self.list(robust.map { "`\($0.variant)`" }, lastSeparator: " or ")
-        let cost = "\(show(cheapest.budgeted, decimals: 1)) budgeted reloads and \(show(cheapest.calls, decimals: 1)) server requests per widget-day under \(primaryModel.rawValue)"
-        guard robust.count > 1 else {
-            return "**Whatever the budget model:** no budget model tried beats \(names) beyond the noise (\(cost)); every other variant is beaten under some."
+        // Cheaper only when it shows at the precision printed and beyond the
+        // noise against each of the others, paired as the verdict's cost gap is.
+        func clearlyLeast(_ value: KeyPath<RunMetrics, Double>, _ estimate: (Comparison.Row) -> Estimate) -> Comparison.Row? {
+            let least = robust.min { estimate($0).mean < estimate($1).mean }!
+            func shown(_ row: Comparison.Row) -> String { FixedDecimal.format(estimate(row).mean, decimals: 1) }
+            let clear = robust.allSatisfy { other in
+                other.variant == least.variant || (shown(other) != shown(least)
+                    && Estimate(zip(other.replications, least.replications).map { $0[keyPath: value] - $1[keyPath: value] }).excludesZero)
+            }
+            return clear ? least : nil
         }
-        let which = robust.count == 2 ? "the cheaper" : "the cheapest"
-        // Cheapest in the budget; a variant with fewer server requests (free
-        // reloads reach the server too) is named beside it, as the verdict does.
-        let shown = { (row: Comparison.Row) in FixedDecimal.format(row.calls.mean, decimals: 1) }
-        let fewestRequests = robust.min { $0.calls.mean < $1.calls.mean }!
-        let server = shown(fewestRequests) != shown(cheapest) && fewestRequests.calls.mean < cheapest.calls.mean
-            ? ", though `\(fewestRequests.variant)` makes fewer server requests (\(show(fewestRequests.calls, decimals: 1)))" : ""
-        let choice = server.isEmpty
-            ? "\(which) of them is `\(cheapest.variant)` (\(cost))"
-            : "of them, `\(cheapest.variant)` spends \(robust.count == 2 ? "less" : "least") of the budget (\(cost))\(server)"
-        return "**Whatever the budget model:** no budget model tried beats \(names) beyond the noise; \(choice): a choice that holds under every budget model tried."
+        let thrifty = clearlyLeast(\.budgetedPerWidgetDay) { $0.budgeted }
+        let fewestRequests = clearlyLeast(\.callsPerWidgetDay) { $0.calls }
+        let each = robust.map { "`\($0.variant)` \(costs($0))" }.joined(separator: "; ")
+        var text = "**Whatever the budget model:** no budget model tried beats \(names) beyond the noise"
+        if let thrifty {
+            text += "; of them, `\(thrifty.variant)` spends \(robust.count == 2 ? "less" : "least") of the budget"
+            if let fewestRequests, fewestRequests.variant != thrifty.variant {
+                text += ", though `\(fewestRequests.variant)` makes fewer server requests"
+            }
+            text += " (\(each), under \(primaryModel.rawValue)): a choice that holds under every budget model tried."
+        } else {
+            text += ", and none of them spends less of the budget beyond the noise (\(each), under \(primaryModel.rawValue)): each holds under every budget model tried."
+        }
+        return text
     }
 
     /// "rollingWindow (it withholds 0.5 (0.0–1.5) requests per widget-day and
