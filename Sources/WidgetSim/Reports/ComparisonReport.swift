@@ -250,7 +250,7 @@ public struct ComparisonReport {
                 if gap.excludesZero {
                     out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp) + "\n\n"
                 } else {
-                    out += "**within the noise** of \(comparison.seeds.count) replications; " + Self.runMore(gap.replicationsToExclude(0), toShow: signedDuration(abs(gap.mean)) == "0s" ? "a gap under a second" : "a gap of \(signedDuration(abs(gap.mean)))", then: "separate them, or treat them as equal", otherwise: "treat them as equal") + "."
+                    out += "**within the noise** of \(comparison.seeds.count) replications; " + separationAdvice(gap) + "."
                     // Treated as equal, the cost decides: say which of the two it
                     // favours, whichever it is, when the difference shows at the
                     // precision printed (else "cheaper" would sit beside equal figures).
@@ -339,18 +339,21 @@ public struct ComparisonReport {
         return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); run more (`--runs`) to settle it.\n\n"
     }
 
-    /// "run more (`--runs`) to settle it", with the number of replications
-    /// that would show `what` beyond the noise at the spread seen, when it
-    /// is known (`Estimate.replicationsToExclude`): "at the spread these
+    /// What to do about a runner-up within the noise: how many replications,
+    /// at the spread these showed, would put the gap beyond the noise if it
+    /// is real (`Estimate.replicationsToExclude`): "at the spread these
     /// showed, a gap of 25s would be beyond the noise at about 38
     /// replications, if it is real: run that many (`--runs 38`) to …".
-    static func runMore(_ replications: Int?, toShow what: String, then purpose: String, otherwise: String) -> String {
+    func separationAdvice(_ gap: Estimate) -> String {
         let limit = 10_000
-        guard let replications else { return "run more (`--runs`) to \(purpose)" }
-        guard replications <= limit else {
-            return "at the spread these showed, \(what) would not be beyond the noise within \(DisplayText.counted(limit, "replication")): \(otherwise)"
+        let what = signedDuration(abs(gap.mean)) == "0s" ? "a gap under a second" : "a gap of \(signedDuration(abs(gap.mean)))"
+        guard let replications = gap.replicationsToExclude(0, limit: limit) else {
+            return "run more (`--runs`) to separate them, or treat them as equal"
         }
-        return "at the spread these showed, \(what) would be beyond the noise at about \(DisplayText.counted(replications, "replication")), if it is real: run that many (`--runs \(replications)`) to \(purpose)"
+        guard replications <= limit else {
+            return "at the spread these showed, \(what) would not be beyond the noise within \(DisplayText.counted(limit, "replication")): treat them as equal"
+        }
+        return "at the spread these showed, \(what) would be beyond the noise at about \(DisplayText.counted(replications, "replication")), if it is real: run that many (`--runs \(replications)`) to separate them, or treat them as equal"
     }
 
     /// The sentence `compare`'s verdict cites its one-at-a-time sweep with
@@ -398,16 +401,16 @@ public struct ComparisonReport {
             return sensitivity.baseline.comparison.runnerUpWithinTheNoise(of: recommended, under: model)
         }()
 
-        /// "to `x` when `a` is 1 or 2, or `b` is off": one clause per winning variant, in order of first appearance.
-        func clauses(_ verdicts: [(winner: String, challenge: Sensitivity.Challenge)], preposition: String) -> [String] {
+        /// "to `x` when `a` is 1 or 2, or `b` is off" (`naming` writes "to `x`"):
+        /// one clause per winning variant, in order of first appearance.
+        func clauses(
+            _ verdicts: [(winner: String, challenge: Sensitivity.Challenge)], markOverBudget: Bool = true, naming: (String) -> String
+        ) -> [String] {
             var winners: [String] = []
             for entry in verdicts where !winners.contains(entry.winner) { winners.append(entry.winner) }
             return winners.map { winner in
                 let mine = verdicts.filter { $0.winner == winner }.map(\.challenge)
-                // A tie with the variant it leads by less than the noise as
-                // written says no more than the scenario as written does.
-                let already = preposition == "with" && runnerUpWithinTheNoise == winner ? " (which it leads by less than the noise as written, too)" : ""
-                return "\(preposition) `\(winner)`\(already) when \(Self.list(conditions(mine, markOverBudget: true), lastSeparator: ", or "))"
+                return "\(naming(winner)) when \(Self.list(conditions(mine, markOverBudget: markOverBudget), lastSeparator: ", or "))"
             }
         }
         let flips = challenges.compactMap { challenge -> (winner: String, challenge: Sensitivity.Challenge)? in
@@ -418,7 +421,7 @@ public struct ComparisonReport {
         }
         var parts: [String] = []
         if !flips.isEmpty {
-            parts.append("**flips** " + Self.list(clauses(flips, preposition: "to"), lastSeparator: ", and "))
+            parts.append("**flips** " + Self.list(clauses(flips) { "to `\($0)`" }, lastSeparator: ", and "))
         }
         let overBudget = challenges.filter { $0.verdict == .overBudget }
         if !overBudget.isEmpty {
@@ -431,18 +434,18 @@ public struct ComparisonReport {
         }
         if !edges.isEmpty {
             // Over the budget by less than the noise: not a flip beyond the noise.
-            var firsts: [String] = []
-            for entry in edges where !firsts.contains(entry.winner) { firsts.append(entry.winner) }
-            let each = firsts.map { first in
-                let mine = edges.filter { $0.winner == first }.map(\.challenge)
-                return "with `\(first)` first when \(Self.list(conditions(mine, markOverBudget: false), lastSeparator: ", or "))"
-            }
+            let each = clauses(edges, markOverBudget: false) { "with `\($0)` first" }
             parts.append("is **at the budget's edge** (over it by less than the noise) " + Self.list(each, lastSeparator: ", and "))
         }
         if !ties.isEmpty {
             let runs = sensitivity.seeds.count
             let noise = runs > 1 ? "within the noise of \(runs) replications" : "with one replication, whose noise is unknown"
-            parts.append("ties (\(noise)) " + Self.list(clauses(ties, preposition: "with"), lastSeparator: ", and "))
+            // A tie with the variant it leads by less than the noise as
+            // written says no more than the scenario as written does.
+            let each = clauses(ties) { winner in
+                "with `\(winner)`" + (winner == runnerUpWithinTheNoise ? " (which it leads by less than the noise as written, too)" : "")
+            }
+            parts.append("ties (\(noise)) " + Self.list(each, lastSeparator: ", and "))
         }
         var challenged: [Int] = []
         for challenge in challenges where !challenged.contains(challenge.unknown) { challenged.append(challenge.unknown) }
