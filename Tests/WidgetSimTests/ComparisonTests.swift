@@ -70,6 +70,42 @@ struct ComparisonTests {
         #expect(abs(StudentT.quantile975(degreesOfFreedom: 1_000) - 1.962) < 0.001)
     }
 
+    /// Any coverage, for intervals that hold together: published values of
+    /// t, and the tables' own at 95 %.
+    @Test func studentTQuantilesAtAnyCoverageMatchPublishedValues() {
+        for df in 1...30 {
+            #expect(abs(StudentT.quantile(coverage: 0.95, degreesOfFreedom: df) - StudentT.quantile975(degreesOfFreedom: df)) < 0.0006, "\(df)")
+        }
+        // t(0.995, 9), t(0.9975, 9), t(0.995, 1), t(0.9875, 9), and the normal quantile far out.
+        #expect(abs(StudentT.quantile(coverage: 0.99, degreesOfFreedom: 9) - 3.2498) < 0.0001)
+        #expect(abs(StudentT.quantile(coverage: 0.995, degreesOfFreedom: 9) - 3.6897) < 0.0001)
+        #expect(abs(StudentT.quantile(coverage: 0.99, degreesOfFreedom: 1) - 63.657) < 0.001)
+        #expect(abs(StudentT.quantile(coverage: 0.975, degreesOfFreedom: 9) - 2.6850) < 0.0001)
+        #expect(abs(StudentT.quantile(coverage: 0.95, degreesOfFreedom: 1_000_000) - 1.959966) < 0.00001)
+        #expect(abs(StudentT.quantile(coverage: 0.95, degreesOfFreedom: 20_001) - StudentT.quantile(coverage: 0.95, degreesOfFreedom: 20_000)) < 1e-7)
+    }
+
+    /// The quantile's arctangent is its own, from square roots (the same
+    /// bits on every platform), and agrees with the system's.
+    @Test func theQuantilesArctangentAgreesWithTheSystems() {
+        for x in [0, 1e-9, 0.1, 0.19, 0.5, 0.99, 1, 1.01, 3, 100, 1e12] {
+            #expect(abs(StudentT.arctangent(x) - atan(x)) < 1e-15, "\(x)")
+        }
+    }
+
+    /// One or two comparisons keep the tables' 95 % interval; more widen
+    /// each one-sided bound to 1 − 0.05/m, so that all m hold at once.
+    @Test func anIntervalAmongSeveralComparisonsIsWidenedByBonferroni() {
+        let values: [Double] = [3, -1, 4, 1, 5, 9, 2, 6, 5, 3]
+        let alone = Estimate(values)
+        #expect(Estimate(values, comparisons: 2) == Estimate(values, comparisons: 2))
+        #expect(Estimate(values, comparisons: 2).halfWidth == alone.halfWidth)
+        let four = Estimate(values, comparisons: 4)
+        #expect(four.comparisons == 4 && four.mean == alone.mean)
+        // t(1 − 0.05/4, 9) = t(0.9875, 9) = 2.685 against t(0.975, 9) = 2.262.
+        #expect(abs(four.halfWidth! / alone.halfWidth! - 2.6850 / 2.262) < 0.0001)
+    }
+
     @Test func anEstimateIsTheMeanWithAStudentTInterval() {
         let estimate = Estimate([1, 2, 3])
         #expect(estimate.mean == 2)
@@ -101,6 +137,14 @@ struct ComparisonTests {
         #expect(Estimate([5]).replicationsToExclude(0) == nil)
         // A mean on the value itself never excludes it.
         #expect(Estimate([-1, 1, -1, 1]).replicationsToExclude(0, limit: 100) == 101)
+        // Among four comparisons, the widened interval's multiplier decides.
+        let amongFour = Estimate([3, -1, 3, -1], comparisons: 4)
+        guard let wider = amongFour.replicationsToExclude(0) else {
+            Issue.record("no count among four comparisons")
+            return
+        }
+        let widened = { (n: Int) in Estimate.criticalValue(degreesOfFreedom: n - 1, comparisons: 4) * spread / Double(n).squareRoot() }
+        #expect(wider > n && widened(wider) < 1 && widened(wider - 1) >= 1, "\(wider)")
     }
 
     /// The verdict says how many replications would separate a runner-up
@@ -111,6 +155,23 @@ struct ComparisonTests {
         let text = Self.verdict([Self.row("best", [run(60), run(80), run(70)]), Self.row("other", [run(75), run(65), run(72)])])
         #expect(text.contains("at the spread these showed, a gap of "), "\(text)")
         #expect(text.contains("would be beyond the noise at about ") && text.contains("(`--runs "), "\(text)")
+    }
+
+    /// The recommendation is the freshest of the variants, picked because it
+    /// came out ahead: its lead is beyond the noise only if it would be
+    /// over all the others at once (multiple comparisons with the best,
+    /// Bonferroni). A lead of 20s ± 18s is beyond a lone 95 % interval, but
+    /// not once three more variants were in the running.
+    @Test func aLeadPickedFromSeveralVariantsMustHoldOverAllOfThemAtOnce() {
+        let gaps = [20, -20, 40, 0, 50, 30, -20, 40, 30, 30]
+        let best = Self.row("best", (0..<10).map { Self.replication(staleness: 100 + $0) })
+        let runnerUp = Self.row("runner-up", gaps.enumerated().map { Self.replication(staleness: 100 + $0.offset + $0.element) })
+        let others = (1...3).map { k in Self.row("stale-\(k)", (0..<10).map { Self.replication(staleness: 1_000 * k + $0) }) }
+        let two = Self.verdict([best, runnerUp])
+        #expect(two.contains("(paired 95 % CI 2s to 38s): **larger than the noise**"), "\(two)")
+        let five = Self.verdict([best, runnerUp] + others)
+        #expect(five.contains("(paired 95 % CI -1s to 41s, allowing for the best being picked from 5 variants): **within the noise**"), "\(five)")
+        #expect(Self.comparison([best, runnerUp] + others).stalenessGap(from: best, to: runnerUp).comparisons == 4)
     }
 
     @Test func aDifferenceThatRoundsToNothingHasNoSign() {

@@ -337,7 +337,17 @@ public struct Comparison: Sendable {
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,
     /// replication by replication (paired, because both ran on the same seeds).
+    /// Its interval holds together with those of the other variants' gaps
+    /// (`Estimate.comparisons`: `variantCount − 1`): the variant ranked
+    /// ahead was picked from them as the freshest, and with more than three
+    /// variants a lone 95 % interval would call its lead beyond the noise
+    /// more often than one time in twenty.
     public func stalenessGap(from best: Row, to other: Row) -> Estimate {
-        Estimate(zip(other.replications, best.replications).map { $0.meanStaleness - $1.meanStaleness })
+        Estimate(zip(other.replications, best.replications).map { $0.meanStaleness - $1.meanStaleness }, comparisons: variantCount - 1)
+    }
+
+    /// The variants ranked against one another, in each budget model's section.
+    public var variantCount: Int {
+        budgetModels.first.map { rows(for: $0).count } ?? rows.count
     }
 }

@@ -158,13 +158,18 @@ public struct ComparisonReport {
             out += "| \(row.variant) | \(DisplayText.markdownCell(row.policy)) | \(DisplayText.markdownCell(row.description)) |\n"
         }
         out += "\n## Seeds\n\n" + comparison.seeds.enumerated().map { "r\($0.offset): \($0.element)" }.joined(separator: ", ") + "\n\n"
+        // Said only where it widens the intervals (`Estimate.criticalValue`).
+        let count = comparison.variantCount
+        let multiplicity = count > 3
+            ? " The variant ranked ahead was picked from \(count) as the freshest, so the interval of a gap to it is widened until its leads over all \(count - 1) others hold at once with 95 % confidence (multiple comparisons with the best, Bonferroni: each one-sided bound at 1 − 0.05/\(count - 1))."
+            : ""
         out += """
             ## How to read this comparison
 
             - *within budget* means the variant withheld at most \(DurationText.plain(comparison.withheldTolerance)) request per widget-day on average: its requests rarely found the budget spent. It does not mean the variant got every reload it asked for: under `paced` (the default model) a request that waits for its turn is slowed, not withheld, so a policy that asks more often than its budget allows can be within budget and still get far fewer reloads than it asks for (`budgeted reloads` says how many it got; a simulation's `reloads.csv` shows each call's wait). A variant over budget keeps asking after its budget is spent, and its requests wait for the trailing 24 hours to make room.
             - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
             - *provider calls* are the requests each widget sends your server per day.
-            - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.
+            - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.\(multiplicity)
             - Reloads, requests, shares and staleness cannot be negative, nor a share pass 100 % or a staleness the run's length, so an interval that would cross such a bound is cut there and written as a range, as in `2s (0s–6s)`: the t interval truncated at the bound, which keeps its 95 % coverage.
 
             """
@@ -246,7 +251,8 @@ public struct ComparisonReport {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
             out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
             if let low = gap.low, let high = gap.high {
-                out += " (paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))): "
+                let picked = gap.comparisons > 2 ? ", allowing for the best being picked from \(gap.comparisons + 1) variants" : ""
+                out += " (paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))\(picked)): "
                 if gap.excludesZero {
                     out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp) + "\n\n"
                 } else {

@@ -251,6 +251,8 @@ public struct SensitivityReport {
         var text = (cameWithin ? "comes within the budget here and " : "") + "is fresher by \(EstimateText.signedDuration(gap.mean))"
         if let low = gap.low, let high = gap.high {
             text += ", 95 % CI \(EstimateText.signedDuration(low)) to \(EstimateText.signedDuration(high))"
+            // Widened as `compare`'s verdict says (`Comparison.stalenessGap`).
+            if gap.comparisons > 2 { text += " allowing for \(gap.comparisons + 1) variants" }
         }
         return text
     }
