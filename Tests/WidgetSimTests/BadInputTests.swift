@@ -91,7 +91,7 @@ struct BadInputTests {
         Case(name: "script entry with both at and daily", scenario: scenario(device: #" "script": [ { "at": "1h", "daily": "07:30", "action": "systemChange" } ],"#), arguments: simulate, code: 65,
              message: "bad.json:5:42: field 'devices[0].script[0].at': both \"at\" and \"daily\"; allowed: either \"at\" (an instant, or a list of instants) or \"daily\" (a local time \"HH:MM[:SS]\", with \"days\" for some weekdays)"),
         Case(name: "unknown weekday in a daily script", scenario: scenario(device: #" "script": [ { "daily": "18:00", "days": ["mon", "fry"], "action": "systemChange" } ],"#), arguments: simulate, code: 65,
-             message: "bad.json:5:70: field 'devices[0].script[0].days[1]': unknown weekday \"fry\"; allowed: \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\", \"sun\""),
+             message: "bad.json:5:70: field 'devices[0].script[0].days[1]': unknown weekday \"fry\" (did you mean \"fri\"?); allowed: \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\", \"sun\""),
         Case(name: "fixture list out of order", scenario: scenario(device: #" "script": [ { "at": ["2h", "1h"], "action": "systemChange" } ],"#), arguments: simulate, code: 65,
              message: "bad.json:5:49: field 'devices[0].script[0].at[1]': 3600 s is not after the previous instant at 7200 s; allowed: instants in time order, each once"),
         Case(name: "hourly shape of the wrong length", scenario: scenario(widget: #" "truth": { "randomChangesPerDay": 12, "randomChangesByHour": [1, 1, 1] },"#), arguments: simulate, code: 65,

@@ -87,6 +87,9 @@ public struct Comparison: Sendable {
     public var widgets: [WidgetReference] = []
     /// The widget the rows are restricted to (`restricted(to:)`), or nil when they pool every widget.
     public var widget: WidgetReference?
+    /// The hours whose views the rows' staleness counts (the scenario's
+    /// `measureDuring`); reloads and requests count every hour.
+    public var measuredHours = MeasuredHours()
 
     /// One widget of the scenario: its device and its own id.
     public struct WidgetReference: Equatable, Sendable {
@@ -170,10 +173,12 @@ public struct Comparison: Sendable {
                     widgetPolicies: variant.setup.devices.flatMap { $0.widgets.map(\.provider.policySummary) }, ownBudgetModel: own))
             }
         }
-        return Comparison(
+        var comparison = Comparison(
             scenario: document.base.name, description: document.base.description, days: document.base.days,
             seeds: seeds, budgetModels: models, withheldTolerance: options.withheldTolerance, rows: rows,
             widgets: widgets(of: document.base))
+        comparison.measuredHours = document.base.measuredHours
+        return comparison
     }
 
     /// The widgets of `setup`, in setup order, as a comparison names them.

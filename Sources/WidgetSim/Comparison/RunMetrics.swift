@@ -42,6 +42,10 @@ struct MetricsObserver: SimulationObserver {
     var perWidget: [EventCounts]
     var staleness: [[Int]]
     private var keptViews = 0
+    /// The hours whose views count (`measureDuring`), and each device's
+    /// calendar to place a view in them; empty calendars when every view counts.
+    let measuredHours: MeasuredHours
+    let calendars: [CivilCalendar]
 
     init(_ setup: SimulationSetup) {
         var first: [Int] = []
@@ -51,6 +55,8 @@ struct MetricsObserver: SimulationObserver {
             total += device.widgets.count
         }
         firstWidget = first
+        measuredHours = setup.measuredHours
+        calendars = setup.measuredHours.isWholeDay ? [] : setup.devices.map { setup.calendar(of: $0) }
         widgetDays = setup.devices.flatMap { $0.widgets.map { $0.daysInRun(of: setup.days) } }
         perWidget = Array(repeating: EventCounts(), count: total)
         staleness = Array(repeating: [], count: total)
@@ -59,6 +65,8 @@ struct MetricsObserver: SimulationObserver {
     mutating func reloadStarted(_ record: ReloadRecord) { perWidget[firstWidget[record.device] + record.widget].count(record) }
 
     mutating func widgetViewed(_ record: ViewRecord) {
+        // Outside the measured hours a view does not count (`MeasuredHours`).
+        guard measuredHours.isWholeDay || measuredHours.contains(record.time, calendar: calendars[record.device]) else { return }
         let index = firstWidget[record.device] + record.widget
         perWidget[index].count(record)
         staleness[index].append(record.staleness)

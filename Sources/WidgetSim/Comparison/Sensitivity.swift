@@ -167,9 +167,11 @@ public struct Sensitivity: Sendable {
                     budgetModel: model, replications: replications,
                     withinBudget: withheld <= options.withheldTolerance, ownBudgetModel: ran != model ? ran : nil)
             }
-            return Comparison(
+            var compared = Comparison(
                 scenario: document.base.name, description: document.base.description, days: document.base.days, seeds: seeds,
                 budgetModels: [model], withheldTolerance: options.withheldTolerance, rows: rows)
+            compared.measuredHours = document.base.measuredHours
+            return compared
         }
 
         let baselineComparison = comparison(at: 0)

@@ -142,6 +142,9 @@ public struct ComparisonReport {
         }
         out += "Each variant ran \(runs) replication\(runs == 1 ? "" : "s") of \(DisplayText.counted(comparison.days, "day")). Replication *r* of every variant used the same seed (common random numbers), so all variants saw the same user and the same truth. Values are means"
         out += runs > 1 ? " ± the half-width of a 95 % confidence interval (Student's t).\n\n" : "; run with `--runs 2` or more for confidence intervals.\n\n"
+        if !comparison.measuredHours.isWholeDay {
+            out += "**Measured hours** (`measureDuring`): views count only during \(comparison.measuredHours.summary), local time, so mean staleness, stale views and the staleness percentiles are theirs. Reloads, withheld requests, timeouts and server requests count every hour.\n\n"
+        }
         out += "## Verdict\n\n" + verdict() + "\n"
         out += "## Variants under \(primaryModel.rawValue)\n\n"
         out += table(for: primaryModel)
@@ -186,7 +189,8 @@ public struct ComparisonReport {
             let narrowed = comparison.restricted(to: widget)
             out += "### \(widget.label)\n\n"
             if !narrowed.hasViews(for: model) {
-                out += "`\(widget.label)` was never viewed in these runs: no variant is ranked on its staleness.\n\n"
+                let during = comparison.measuredHours.isWholeDay ? "" : " during the measured hours"
+                out += "`\(widget.label)` was never viewed\(during) in these runs: no variant is ranked on its staleness.\n\n"
             } else if let best = narrowed.best(for: model) {
                 out += "Best for `\(widget.label)`: **`\(best.variant)`** (\(DisplayText.markdownCell(best.policy))): mean staleness \(showDuration(best.meanStaleness)), "
                 out += "\(EstimateText.showPercent(best.stalePercent)) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
@@ -236,14 +240,15 @@ public struct ComparisonReport {
     func verdict() -> String {
         let model = primaryModel
         let ranking = comparison.ranking(for: model)
+        let during = comparison.measuredHours.isWholeDay ? "" : " during the measured hours"
         guard comparison.hasViews(for: model) else {
             let subject = comparison.widget.map { "`\($0.label)` was never viewed" } ?? "no widget was viewed"
-            return "**No verdict:** \(subject) in these runs, so there is no staleness to rank the variants on (its zeros are not freshness), and the table does not rank them. It still gives each variant's reloads and server requests.\n"
+            return "**No verdict:** \(subject)\(during) in these runs, so there is no staleness to rank the variants on (its zeros are not freshness), and the table does not rank them. It still gives each variant's reloads and server requests.\n"
         }
         guard let best = comparison.best(for: model) else {
             return "No variant stays within the budget under \(model.rawValue): every one withholds more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day.\n"
         }
-        let scope = comparison.widget.map { "for `\($0.label)` on staleness within its budget" } ?? "on staleness within the budget"
+        let scope = comparison.widget.map { "for `\($0.label)` on staleness\(during) within its budget" } ?? "on staleness\(during) within the budget"
         var out = "**Best \(scope) (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
         out += "mean staleness \(showDuration(best.meanStaleness)), \(EstimateText.showPercent(best.stalePercent)) of views stale, "
         out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"

@@ -39,11 +39,7 @@ extension PolicyRule {
     /// The rule in a few words for summaries: "mon–fri 07:00–09:30: after(15m)".
     var summary: String {
         var conditions: [String] = []
-        if weekdays.contains(false) {
-            let days = Weekday.allCases.filter { weekdays[$0.rawValue] }
-            let consecutive = days.count >= 3 && days.last!.rawValue - days.first!.rawValue == days.count - 1
-            conditions.append(consecutive ? days.first!.shortName + "–" + days.last!.shortName : days.map(\.shortName).joined(separator: ","))
-        }
+        if let days = Weekday.summary(of: weekdays) { conditions.append(days) }
         if let window {
             conditions.append(DurationText.clock(window.from) + "–" + DurationText.clock(window.to))
         }
@@ -56,5 +52,26 @@ extension PolicyRule {
         case .until(let second): policy = "after(next \(DurationText.clock(second)))"
         }
         return conditions.joined(separator: " ") + ": " + policy
+    }
+}
+
+extension Weekday {
+    /// "mon–fri", "sat,sun": the days set in `weekdays` (indexed by raw
+    /// value), or nil for every day.
+    static func summary(of weekdays: [Bool]) -> String? {
+        guard weekdays.contains(false) else { return nil }
+        let days = Weekday.allCases.filter { weekdays[$0.rawValue] }
+        let consecutive = days.count >= 3 && days.last!.rawValue - days.first!.rawValue == days.count - 1
+        return consecutive ? days.first!.shortName + "–" + days.last!.shortName : days.map(\.shortName).joined(separator: ",")
+    }
+}
+
+extension MeasuredHours {
+    /// "wed 19:45–21:45; sat 15:00–17:00", for reports.
+    public var summary: String {
+        windows.map { window in
+            let hours = DurationText.clock(window.fromSecond) + "–" + DurationText.clock(window.toSecond)
+            return Weekday.summary(of: window.weekdays).map { "\($0) \(hours)" } ?? hours
+        }.joined(separator: "; ")
     }
 }

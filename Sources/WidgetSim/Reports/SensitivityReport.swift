@@ -117,12 +117,17 @@ public struct SensitivityReport {
             let baseline = s.baseline.comparison
             guard baseline.hasViews(for: baseline.budgetModels[0]) else {
                 // As compare's "No verdict": zeros of staleness are not freshness.
-                return "No widget was viewed in the runs as the scenario is written, so there is no staleness to rank the variants on and no recommendation to test.\n"
+                let during = baseline.measuredHours.isWholeDay ? "" : " during the measured hours"
+                return "No widget was viewed\(during) in the runs as the scenario is written, so there is no staleness to rank the variants on and no recommendation to test.\n"
             }
             return "No variant stays within the budget as the scenario is written, so there is no recommendation to test.\n"
         }
         let relevantCount = effective.filter { $0 }.count
         var out = ""
+        let measured = s.baseline.comparison.measuredHours
+        if !measured.isWholeDay {
+            out += "Staleness counts only the views during \(measured.summary), local time (`measureDuring`); reloads and requests count every hour.\n\n"
+        }
         // The ranking this verdict tests, from this run's own replications:
         // `compare`, with more of them, may put a variant within the noise of
         // this one first.

@@ -46,6 +46,7 @@ struct SummaryReport {
                 out += "| \(duration(Percentile.nearestRank(95, of: fresh.delays))) |\n"
             }
         }
+        out += measuredHoursTable()
         out += "\n## Staleness by hour of day\n\n"
         out += "Every widget's views, by the local hour of its device.\n\n"
         out += "| hour | views | stale views | mean staleness |\n|---|--:|--:|--:|\n"
@@ -75,6 +76,34 @@ struct SummaryReport {
             out += "| \(row.name) | \(row.value) | \(row.fact) |\n"
         }
         out += "\n" + SummaryReport.howToRead
+        return out
+    }
+
+    /// The views during the scenario's measured hours (`measureDuring`),
+    /// the ones `compare` ranks on; empty when every view counts.
+    func measuredHoursTable() -> String {
+        let measured = setup.measuredHours
+        guard !measured.isWholeDay else { return "" }
+        let calendars = setup.devices.map { setup.calendar(of: $0) }
+        var staleness = setup.devices.map { Array(repeating: [Int](), count: $0.widgets.count) }
+        var stale = setup.devices.map { Array(repeating: 0, count: $0.widgets.count) }
+        for view in writer.collector.views where measured.contains(view.time, calendar: calendars[view.device]) {
+            staleness[view.device][view.widget].append(view.staleness)
+            if view.isStale { stale[view.device][view.widget] += 1 }
+        }
+        var out = "\n## During the measured hours\n\n"
+        out += "The views during \(measured.summary), local time (`measureDuring`): the ones `widgetsim compare` ranks the variants on.\n\n"
+        out += "| device | widget | views (total) | stale views | mean staleness | staleness p50 | staleness p95 | staleness max |\n"
+        out += "|---|---|--:|--:|--:|--:|--:|--:|\n"
+        for (deviceIndex, device) in setup.devices.enumerated() {
+            for (widgetIndex, widget) in device.widgets.enumerated() {
+                let sorted = staleness[deviceIndex][widgetIndex].sorted()
+                let mean = sorted.isEmpty ? nil : Int((Double(sorted.reduce(0, +)) / Double(sorted.count)).rounded())
+                out += "| \(device.id) | \(widget.id) | \(sorted.count) | \(FixedDecimal.percent(stale[deviceIndex][widgetIndex], of: sorted.count))% "
+                out += "| \(duration(mean)) | \(duration(Percentile.nearestRank(50, of: sorted))) "
+                out += "| \(duration(Percentile.nearestRank(95, of: sorted))) | \(duration(sorted.last)) |\n"
+            }
+        }
         return out
     }
 

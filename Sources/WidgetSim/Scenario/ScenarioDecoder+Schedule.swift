@@ -10,17 +10,7 @@ extension ScenarioDecoder {
         try object.rejectUnknownFields(ScenarioDecoder.policyRuleFields)
         var rule = PolicyRule(answer: .atEnd)
         if let list = object.optional("days") {
-            var weekdays: [Weekday] = []
-            for day in try ScenarioDecoder.nonEmpty(list, leaveOut: "every day of the week") {
-                let name = try day.string()
-                guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
-                    let names = Weekday.allCases.map(\.shortName)
-                    let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
-                    throw day.invalid("unknown weekday \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
-                }
-                weekdays.append(weekday)
-            }
-            rule = PolicyRule(weekdays: weekdays, answer: .atEnd)
+            rule = PolicyRule(weekdays: try decodeWeekdays(list), answer: .atEnd)
         }
         let windowAllowed = "both \"from\" and \"to\" (\"to\" before \"from\" crosses midnight), or neither for the whole day"
         switch (object.optional("from"), object.optional("to")) {

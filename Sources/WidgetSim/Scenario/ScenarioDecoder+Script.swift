@@ -56,7 +56,9 @@ extension ScenarioDecoder {
         for day in try ScenarioDecoder.nonEmpty(value, leaveOut: "every day of the week") {
             let name = try day.string()
             guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
-                throw day.invalid("unknown weekday \"\(name)\"", allowed: Weekday.allCases.map { "\"\($0.shortName)\"" }.joined(separator: ", "))
+                let names = Weekday.allCases.map(\.shortName)
+                let hint = Suggestion.hint(for: name, among: names, style: .parenthesized)
+                throw day.invalid("unknown weekday \"\(name)\"\(hint)", allowed: names.map { "\"\($0)\"" }.joined(separator: ", "))
             }
             guard !weekdays.contains(weekday) else {
                 throw day.invalid("weekday \"\(name)\" listed twice", allowed: "each weekday at most once")

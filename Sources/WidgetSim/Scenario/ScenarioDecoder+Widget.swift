@@ -192,17 +192,7 @@ extension ScenarioDecoder {
     func decodeActiveWindow(_ value: ValueReader) throws(ScenarioError) -> ActiveWindow {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.activeHoursFields)
-        var weekdays = Weekday.allCases
-        if let list = object.optional("days") {
-            weekdays = []
-            for day in try ScenarioDecoder.nonEmpty(list, leaveOut: "every day of the week") {
-                let name = try day.string()
-                guard let weekday = Weekday.allCases.first(where: { $0.shortName == name }) else {
-                    throw day.invalid("unknown weekday \"\(name)\"", allowed: Weekday.allCases.map { "\"\($0.shortName)\"" }.joined(separator: ", "))
-                }
-                weekdays.append(weekday)
-            }
-        }
+        let weekdays = try object.optional("days").map { value throws(ScenarioError) in try decodeWeekdays(value) } ?? Weekday.allCases
         // A window opens on one of its days, so not at that day's end.
         let from = try object.required("from").clockTime(allowingEndOfDay: false)
         let toValue = try object.required("to")

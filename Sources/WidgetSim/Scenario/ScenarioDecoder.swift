@@ -22,7 +22,7 @@ public enum ScenarioLimits {
 /// what "unknown field" errors print. The README ("Scenario files") lists the
 /// same fields, their defaults and their ranges.
 struct ScenarioDecoder {
-    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "devices", "fleet", "baseName", "variants"]
+    static let topFields = ["name", "description", "seed", "days", "start", "utcOffset", "scheduler", "measureDuring", "devices", "fleet", "baseName", "variants"]
 
     static var maximumDays: Int { ScenarioLimits.maximumDays }
     static var maximumDevices: Int { ScenarioLimits.maximumDevices }
@@ -61,9 +61,19 @@ struct ScenarioDecoder {
         let scheduler = try top.optional("scheduler").map { value throws(ScenarioError) in try decodeScheduler(value) }
             ?? SchedulerParameters()
         minimumSpacing = scheduler.minimumSpacing
+        let measuredHours = try top.optional("measureDuring").map { value throws(ScenarioError) in try decodeMeasuredHours(value) }
+            ?? MeasuredHours()
         if let fleetValue = top.optional("fleet") {
             if let devices = top.optional("devices") {
                 throw devices.invalid("a scenario has either \"devices\" or \"fleet\"", allowed: "one of the two")
+            }
+            // The fleet report's staleness counts every view, in the hot
+            // path of a million devices; `compare`, which ranks on the
+            // measured hours, runs listed devices only.
+            if let measured = top.optional("measureDuring") {
+                throw measured.invalid(
+                    "a fleet's report counts every view; measured hours are for `compare`, `sensitivity` and `simulate`, which run listed devices",
+                    allowed: "\"measureDuring\" in a scenario with \"devices\" (a fleet's device as one listed device, to compare policies on those hours)")
             }
             return SimulationSetup(
                 name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: offset,
@@ -83,9 +93,25 @@ struct ScenarioDecoder {
             value throws(ScenarioError) in try decodeDevice(value, days: days)
         }
         try errors.throwIfAny()
-        return SimulationSetup(
+        var setup = SimulationSetup(
             name: name, description: description, seed: seed, days: days, start: start, utcOffsetSeconds: offset,
             scheduler: scheduler, devices: devices)
+        setup.measuredHours = measuredHours
+        return setup
+    }
+
+    /// `measureDuring`: a list of windows, each as a truth's `activeHours`
+    /// (`{"days": [...], "from": "HH:MM", "to": "HH:MM"}`).
+    func decodeMeasuredHours(_ value: ValueReader) throws(ScenarioError) -> MeasuredHours {
+        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "every view, at any hour")
+        guard list.count <= MeasuredHours.maximumWindows else {
+            throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
+        }
+        // Windows do not depend on each other: each one's errors are reported.
+        var errors = ScenarioErrorList()
+        let windows = list.compactMap { item in errors.collect { () throws(ScenarioError) in try decodeActiveWindow(item) } }
+        try errors.throwIfAny()
+        return MeasuredHours(windows)
     }
 
     /// Each item of a list whose items do not depend on each other, decoded

@@ -12,6 +12,9 @@ public struct SimulationSetup: Sendable {
     public var scheduler: SchedulerParameters
     /// The devices: listed one by one, or a fleet drawn from a template.
     public var population: Population
+    /// The local hours whose views a comparison ranks on (`measureDuring`);
+    /// empty for every view.
+    public var measuredHours = MeasuredHours()
 
     public init(
         name: String,
