@@ -170,8 +170,25 @@ struct ComparisonTests {
         let two = Self.verdict([best, runnerUp])
         #expect(two.contains("(paired 95 % CI 2s to 38s): **larger than the noise**"), "\(two)")
         let five = Self.verdict([best, runnerUp] + others)
-        #expect(five.contains("(paired 95 % CI -1s to 41s, allowing for the best being picked from 5 variants): **within the noise**"), "\(five)")
+        #expect(five.contains("(paired 95 % CI -1s to 41s, widened for the best of 5 variants): **within the noise**"), "\(five)")
         #expect(Self.comparison([best, runnerUp] + others).stalenessGap(from: best, to: runnerUp).comparisons == 4)
+    }
+
+    /// Leading beyond the noise means leading every other variant so: a
+    /// staler variant whose replications spread wider than the runner-up's
+    /// may still be within the noise, and is named (news' `after-15m`).
+    @Test func aVariantBelowTheRunnerUpMayStillBeWithinTheNoise() {
+        let best = Self.row("best", (0..<6).map { Self.replication(staleness: 100 + $0) })
+        let runnerUp = Self.row("runner-up", (0..<6).map { Self.replication(staleness: 130 + $0) })
+        let wild = Self.row("wild", [0, 400, 10, 390, 5, 395].map { Self.replication(staleness: $0) })
+        let text = Self.verdict([best, runnerUp, wild])
+        #expect(text.contains("**larger than the noise**"), "\(text)")
+        #expect(text.contains("But `wild`, ranked below `runner-up`, is staler by 1m38s on average and still **within the noise** of `best`"), "\(text)")
+        let comparison = Self.comparison([best, runnerUp, wild])
+        #expect(comparison.firstWithinTheNoise(of: "best", under: .paced) == "wild")
+        #expect(comparison.standing(of: "best", under: .paced) == .leadsWithinTheNoise(other: "wild"))
+        // Without it, the lead is beyond the noise over every variant.
+        #expect(Self.comparison([best, runnerUp]).standing(of: "best", under: .paced) == .leads)
     }
 
     @Test func aDifferenceThatRoundsToNothingHasNoSign() {
@@ -407,7 +424,7 @@ extension ComparisonTests {
         let narrowLead = Self.comparison([
             Self.row("best", [run(0, 60), run(0, 80), run(0, 70)]), Self.row("other", [run(0, 75), run(0, 65), run(0, 72)]),
         ])
-        #expect(narrowLead.standing(of: "best", under: .paced) == .leadsWithinTheNoise(runnerUp: "other"))
+        #expect(narrowLead.standing(of: "best", under: .paced) == .leadsWithinTheNoise(other: "other"))
         #expect(narrowLead.standing(of: "other", under: .paced) == .ties(first: "best"))
         #expect(clearLead.standing(of: "other", under: .paced) == .beaten(first: "best"))
         // Over the budget on its mean (1.2 a widget-day) with an interval that holds 1, and fresher than the first.

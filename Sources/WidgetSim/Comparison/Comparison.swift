@@ -266,8 +266,9 @@ public struct Comparison: Sendable {
         /// First within the budget, fresher than every other variant within
         /// it by more than the noise.
         case leads
-        /// First within the budget, but `runnerUp` is within the noise of it.
-        case leadsWithinTheNoise(runnerUp: String)
+        /// First within the budget, but `other`, the best ranked of the
+        /// variants within the noise of it (most often the runner-up), is.
+        case leadsWithinTheNoise(other: String)
         /// `first` ranks first, and the recommendation is within the budget
         /// and within the noise of it and of every variant ranked between.
         case ties(first: String)
@@ -323,21 +324,23 @@ public struct Comparison: Sendable {
         if !edge.isEmpty {
             return .atTheBudgetsEdge(variants: edge.map(\.variant), first: own.variant)
         }
-        if let runnerUp = runnerUpWithinTheNoise(of: recommended, under: model) {
-            return .leadsWithinTheNoise(runnerUp: runnerUp)
+        if let other = firstWithinTheNoise(of: recommended, under: model) {
+            return .leadsWithinTheNoise(other: other)
         }
         return .leads
     }
 
-    /// The variant next to `recommended` within the budget under `model`,
-    /// when `recommended` ranks first and leads it by less than the noise;
-    /// nil otherwise, and with one replication, whose noise is unknown.
-    public func runnerUpWithinTheNoise(of recommended: String, under model: BudgetModel) -> String? {
+    /// The best ranked variant within the budget under `model` that
+    /// `recommended`, ranked first, leads by less than the noise: most often
+    /// the runner-up, but a staler variant whose replications spread wider
+    /// may be within the noise when the runner-up is not (news: `never-push`
+    /// is beyond the noise at 10 replications, `after-15m`, ranked third,
+    /// is not). Nil when it leads every one beyond the noise, when it does
+    /// not rank first, and with one replication, whose noise is unknown.
+    public func firstWithinTheNoise(of recommended: String, under model: BudgetModel) -> String? {
         let ranking = ranking(for: model)
-        guard seeds.count > 1, let own = ranking.first(where: { $0.withinBudget }), own.variant == recommended,
-              let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != recommended }),
-              !stalenessGap(from: own, to: runnerUp).excludesZero else { return nil }
-        return runnerUp.variant
+        guard seeds.count > 1, let own = ranking.first(where: { $0.withinBudget }), own.variant == recommended else { return nil }
+        return ranking.first { $0.withinBudget && $0.variant != recommended && !stalenessGap(from: own, to: $0).excludesZero }?.variant
     }
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,

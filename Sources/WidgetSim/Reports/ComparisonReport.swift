@@ -164,7 +164,7 @@ public struct ComparisonReport {
         // Said only where it widens the intervals (`Estimate.criticalValue`).
         let count = comparison.variantCount
         let multiplicity = count > 3
-            ? " The variant ranked ahead was picked from \(count) as the freshest, so the interval of a gap to it is widened until its leads over all \(count - 1) others hold at once with 95 % confidence (multiple comparisons with the best, Bonferroni: each one-sided bound at 1 − 0.05/\(count - 1))."
+            ? " The variant ranked ahead was picked from \(count) as the freshest, so the interval of a gap to it is widened: each one-sided bound is at 1 − 0.05/\(count - 1), so that its bounds over all \(count - 1) others hold together at 95 % (Hsu's multiple comparisons with the best, by Bonferroni; the interval printed is two-sided at 1 − 0.1/\(count - 1)). It leads beyond the noise only when it leads every other variant within the budget beyond that widened noise."
             : ""
         out += """
             ## How to read this comparison
@@ -194,10 +194,10 @@ public struct ComparisonReport {
             } else if let best = narrowed.best(for: model) {
                 out += "Best for `\(widget.label)`: **`\(best.variant)`** (\(DisplayText.markdownCell(best.policy))): mean staleness \(showDuration(best.meanStaleness)), "
                 out += "\(EstimateText.showPercent(best.stalePercent)) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
-                // The same paired test as the verdict's runner-up: a first place within the noise is said to be one.
-                if let runnerUp = narrowed.ranking(for: model).first(where: { $0.withinBudget && $0.variant != best.variant }),
-                   comparison.seeds.count > 1, !narrowed.stalenessGap(from: best, to: runnerUp).excludesZero {
-                    out += " The runner-up, `\(runnerUp.variant)`, is within the noise of it."
+                // The same paired test as the verdict's: a first place within the noise is said to be one.
+                if let close = narrowed.firstWithinTheNoise(of: best.variant, under: model) {
+                    let runnerUp = narrowed.ranking(for: model).first { $0.withinBudget && $0.variant != best.variant }?.variant
+                    out += close == runnerUp ? " The runner-up, `\(close)`, is within the noise of it." : " `\(close)`, though ranked below the runner-up, is within the noise of it."
                 }
                 out += "\n\n"
             } else {
@@ -256,10 +256,16 @@ public struct ComparisonReport {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
             out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
             if let low = gap.low, let high = gap.high {
-                let picked = gap.comparisons > 2 ? ", allowing for the best being picked from \(gap.comparisons + 1) variants" : ""
-                out += " (paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))\(picked)): "
+                out += " (\(pairedInterval(gap))): "
                 if gap.excludesZero {
-                    out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp) + "\n\n"
+                    out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp)
+                    // A staler variant may spread too widely to rank behind the best at all.
+                    if let close = comparison.firstWithinTheNoise(of: best.variant, under: model),
+                       let closeRow = ranking.first(where: { $0.variant == close }) {
+                        let closeGap = comparison.stalenessGap(from: best, to: closeRow)
+                        out += " But `\(close)`, ranked below `\(runnerUp.variant)`, is staler by \(signedDuration(closeGap.mean)) on average and still **within the noise** of `\(best.variant)` (\(pairedInterval(closeGap))): its replications spread too widely to rank it behind; \(separationAdvice(closeGap))."
+                    }
+                    out += "\n\n"
                 } else {
                     out += "**within the noise** of \(comparison.seeds.count) replications; " + separationAdvice(gap) + "."
                     // Treated as equal, the cost decides: say which of the two it
@@ -350,6 +356,15 @@ public struct ComparisonReport {
         return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); run more (`--runs`) to settle it.\n\n"
     }
 
+    /// "paired 95 % CI 9s to 1m27s, widened for the best of 5 variants":
+    /// a gap to the best, whose interval is widened with more than three
+    /// variants (`Comparison.stalenessGap`).
+    func pairedInterval(_ gap: Estimate) -> String {
+        guard let low = gap.low, let high = gap.high else { return "one replication" }
+        let widened = gap.comparisons > 2 ? ", widened for the best of \(gap.comparisons + 1) variants" : ""
+        return "paired 95 % CI \(signedDuration(low)) to \(signedDuration(high))\(widened)"
+    }
+
     /// What to do about a runner-up within the noise: how many replications,
     /// at the spread these showed, would put the gap beyond the noise if it
     /// is real (`Estimate.replicationsToExclude`): "at the spread these
@@ -407,9 +422,9 @@ public struct ComparisonReport {
         }
 
         // The variant the recommendation leads by less than the noise as written, if any.
-        let runnerUpWithinTheNoise: String? = {
+        let withinTheNoiseAsWritten: String? = {
             guard let recommended = sensitivity.recommended, let model = sensitivity.baseline.comparison.budgetModels.first else { return nil }
-            return sensitivity.baseline.comparison.runnerUpWithinTheNoise(of: recommended, under: model)
+            return sensitivity.baseline.comparison.firstWithinTheNoise(of: recommended, under: model)
         }()
 
         /// "to `x` when `a` is 1 or 2, or `b` is off" (`naming` writes "to `x`"):
@@ -454,7 +469,7 @@ public struct ComparisonReport {
             // A tie with the variant it leads by less than the noise as
             // written says no more than the scenario as written does.
             let each = clauses(ties) { winner in
-                "with `\(winner)`" + (winner == runnerUpWithinTheNoise ? " (which it leads by less than the noise as written, too)" : "")
+                "with `\(winner)`" + (winner == withinTheNoiseAsWritten ? " (which it leads by less than the noise as written, too)" : "")
             }
             parts.append("ties (\(noise)) " + Self.list(each, lastSeparator: ", and "))
         }
@@ -538,7 +553,7 @@ public struct ComparisonReport {
         for model in comparison.budgetModels {
             switch comparison.standing(of: best.variant, under: model) {
             case .leads, nil: leads.append(model.rawValue)
-            case .leadsWithinTheNoise(let runnerUp): narrow.append((model.rawValue, runnerUp))
+            case .leadsWithinTheNoise(let other): narrow.append((model.rawValue, other))
             case .ties(let first): tied.append("\(model.rawValue) (`\(first)` first, within the noise)")
             case .atTheBudgetsEdge(let variants, let first):
                 edge.append(edgeClause(model: model, variants: variants, recommended: best.variant, first: first, unit: edge.isEmpty))
@@ -607,13 +622,17 @@ public struct ComparisonReport {
         }
         let names = Self.list(robust.map { "`\($0.variant)`" }, lastSeparator: " or ")
         // Cheaper only when it shows at the precision printed and beyond the
-        // noise against each of the others, paired as the verdict's cost gap is.
+        // noise against each of the others, paired as the verdict's cost gap
+        // is, and widened as a staleness gap is: the least was picked from them.
         func clearlyLeast(_ value: KeyPath<RunMetrics, Double>, _ estimate: (Comparison.Row) -> Estimate) -> Comparison.Row? {
             let least = robust.min { estimate($0).mean < estimate($1).mean }!
             func shown(_ row: Comparison.Row) -> String { FixedDecimal.format(estimate(row).mean, decimals: 1) }
             let clear = robust.allSatisfy { other in
                 other.variant == least.variant || (shown(other) != shown(least)
-                    && Estimate(zip(other.replications, least.replications).map { $0[keyPath: value] - $1[keyPath: value] }).excludesZero)
+                    && Estimate(
+                        zip(other.replications, least.replications).map { $0[keyPath: value] - $1[keyPath: value] },
+                        comparisons: robust.count - 1
+                    ).excludesZero)
             }
             return clear ? least : nil
         }
@@ -648,9 +667,9 @@ public struct ComparisonReport {
             return "\(subject)\(own) withholds \(show(row.withheld, decimals: 1))\(perDay) and counts as \(row.withinBudget ? "within" : "over") the budget"
         }
         var clause = "\(model.rawValue) (" + Self.list(each, lastSeparator: "; ")
-        // First on the budget calls, it may lead the next by less than the noise too.
-        if first == recommended, let runnerUp = comparison.runnerUpWithinTheNoise(of: recommended, under: model) {
-            clause += ", and it leads `\(runnerUp)` by less than the noise"
+        // First on the budget calls, it may lead another by less than the noise too.
+        if first == recommended, let close = comparison.firstWithinTheNoise(of: recommended, under: model) {
+            clause += ", and it leads `\(close)` by less than the noise"
         }
         if let first, first != recommended, !variants.contains(first) {
             clause += ", so `\(first)` ranks first"

@@ -257,7 +257,7 @@ public struct SensitivityReport {
         if let low = gap.low, let high = gap.high {
             text += ", 95 % CI \(EstimateText.signedDuration(low)) to \(EstimateText.signedDuration(high))"
             // Widened as `compare`'s verdict says (`Comparison.stalenessGap`).
-            if gap.comparisons > 2 { text += " allowing for \(gap.comparisons + 1) variants" }
+            if gap.comparisons > 2 { text += " widened for the best of \(gap.comparisons + 1) variants" }
         }
         return text
     }
