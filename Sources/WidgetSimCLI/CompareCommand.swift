@@ -28,7 +28,8 @@ struct CompareCommand: Command {
         "variants" list the alternatives; the base scenario is compared under its
         "baseName" ("base" unless the scenario names it).
         Replication r of every variant uses the same seed, so differences come
-        from the policies, not from luck.
+        from the policies, not from luck. A scenario's "measureDuring" ranks on
+        the views in those local hours alone (README, "Measured hours").
 
         The verdict also says whether the recommendation survives every other
         unknown: each [gap] parameter but the budget model (which the budget-model

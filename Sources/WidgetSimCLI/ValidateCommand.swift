@@ -41,7 +41,7 @@ struct ValidateCommand: Command {
             console.out("\(scenario.path): valid: '\(setup.name)', \(DisplayText.counted(setup.days, "day")), \(population), budget model \(setup.scheduler.budgetModel.rawValue)")
             console.out("  scheduler: \(ValidateCommand.schedulerChanges(setup.scheduler))")
             if !setup.measuredHours.isWholeDay {
-                console.out("  measured hours: \(setup.measuredHours.summary) (compare ranks on the views in them)")
+                console.out("  measured hours: \(setup.measuredHours.summary) (compare and sensitivity rank on the views in them)")
             }
             for (name, device) in listed {
                 console.out("  \(name): \(ValidateCommand.behaviour(of: device, variation: setup.fleet?.variation))")

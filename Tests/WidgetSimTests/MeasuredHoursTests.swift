@@ -42,6 +42,14 @@ struct MeasuredHoursTests {
         #expect(MeasuredHours().contains(wednesdayEvening + 3 * Seconds.hour, calendar: home))
     }
 
+    /// Every hour of every day is every view; a window written twice is one.
+    @Test func aWholeWeekOrARepeatedWindowMeasuresNoMoreThanItSays() throws {
+        let whole = #""measureDuring": [ { "from": "19:00", "to": "21:00" }, { "from": "00:00", "to": "24:00" } ],"#
+        #expect(try ScenarioLoader.decodeDocument(Self.scenario(measureDuring: whole), file: "m.json").base.measuredHours.isWholeDay)
+        let twice = #""measureDuring": [ { "from": "19:00", "to": "21:00" }, { "from": "19:00", "to": "21:00" } ],"#
+        #expect(try ScenarioLoader.decodeDocument(Self.scenario(measureDuring: twice), file: "m.json").base.measuredHours.windows.count == 1)
+    }
+
     /// The ranking counts exactly the views in the hours; reloads every hour.
     @Test func onlyViewsDuringTheMeasuredHoursCountInARunsMetrics() throws {
         let setup = try ScenarioLoader.decodeDocument(Self.scenario(measureDuring: Self.evenings), file: "m.json").base
@@ -79,6 +87,46 @@ struct MeasuredHoursTests {
         #expect(ComparisonReport(comparison).verdict().hasPrefix("**No verdict:** no widget was viewed during the measured hours"))
     }
 
+    /// A replication whose 10 widget-days saw no view: no staleness at all.
+    static func unviewed() -> RunMetrics {
+        var metrics = RunMetrics()
+        metrics.widgetDays = 10
+        return metrics
+    }
+
+    /// A variant that is never looked at in the hours (its user asleep) has
+    /// no staleness: it is not ranked, least of all first at 0s.
+    @Test func aVariantNeverViewedDuringTheHoursIsNotRanked() {
+        let seen = ComparisonTests.row("seen", [60, 80, 70].map { ComparisonTests.replication(staleness: $0) })
+        let asleep = ComparisonTests.row("asleep", [Self.unviewed(), Self.unviewed(), Self.unviewed()])
+        let comparison = ComparisonTests.comparison([asleep, seen])
+        #expect(comparison.ranking(for: .paced).map(\.variant) == ["seen", "asleep"])
+        #expect(comparison.best(for: .paced)?.variant == "seen")
+        #expect(comparison.standing(of: "asleep", under: .paced) == nil)
+        let text = ComparisonTests.verdict([asleep, seen])
+        #expect(text.contains("Never viewed in these runs, so not ranked on staleness: `asleep`."), "\(text)")
+        #expect(!text.contains("The runner-up"), "\(text)")
+        let table = ComparisonReport.table(comparison.ranking(for: .paced), days: 10)
+        #expect(table.contains("| – | **asleep** (never viewed) | 0.0 ± 0.0 | 0.0 ± 0.0 | 0.0 ± 0.0 | 0.00 ± 0.00 | – | – | – | – | – |"), "\(table)")
+    }
+
+    /// A replication with no view in the hours has no staleness, not a
+    /// fresh one: staleness is over the others, and the table says so.
+    @Test func aReplicationWithoutAViewHasNoStaleness() {
+        let row = ComparisonTests.row("narrow", [ComparisonTests.replication(staleness: 60), Self.unviewed(), ComparisonTests.replication(staleness: 80)])
+        #expect(row.meanStaleness.mean == 70 && row.meanStaleness.count == 2)
+        #expect(row.stalePercent.mean == 10)
+        #expect(row.viewedReplications == 2 && row.wasViewed)
+        // The budget still counts every replication.
+        #expect(row.budgeted.count == 3)
+        let other = ComparisonTests.row("other", [ComparisonTests.replication(staleness: 90), Self.unviewed(), ComparisonTests.replication(staleness: 100)])
+        let comparison = ComparisonTests.comparison([row, other])
+        #expect(comparison.stalenessGap(from: row, to: other).count == 2)
+        #expect(comparison.stalenessGap(from: row, to: other).mean == 25)
+        let table = ComparisonReport.table(comparison.ranking(for: .paced), days: 10)
+        #expect(table.contains("Staleness is over the replications that saw a view: `narrow` 2 of 3, `other` 2 of 3."), "\(table)")
+    }
+
     @Test func aSimulationsSummaryGivesTheViewsDuringTheMeasuredHours() throws {
         let setup = try ScenarioLoader.decodeDocument(Self.scenario(measureDuring: Self.evenings), file: "m.json").base
         let collector = try Simulation.run(setup)
@@ -108,6 +156,14 @@ struct MeasuredHoursTests {
         #expect(two.last?.contains("field 'measureDuring[1].days[1]': unknown weekday \"tues\" (did you mean \"tue\"?)") == true, "\(two)")
         let many = "\"measureDuring\": [" + Array(repeating: #"{ "from": "19:00", "to": "20:00" }"#, count: 51).joined(separator: ", ") + "],"
         #expect(errors(many).first?.contains("51 windows; allowed: 1...50 windows") == true)
+        let inVariant = Self.scenario(measureDuring: "").replacingOccurrences(
+            of: #"{ "name": "fast", "#, with: #"{ "name": "fast", "measureDuring": [ { "from": "19:00", "to": "21:00" } ], "#)
+        do {
+            _ = try ScenarioLoader.decodeDocument(inVariant, file: "m.json")
+            Issue.record("a variant took measured hours")
+        } catch {
+            #expect(error.description.contains("the measured hours are the scenario's, the same for every variant"), "\(error)")
+        }
         let fleet = """
             { "name": "f", "measureDuring": [ { "from": "19:00", "to": "21:00" } ],
               "fleet": { "devices": 2, "device": { "widgets": [ { "id": "w", "provider": { "policy": "never" } } ] } } }

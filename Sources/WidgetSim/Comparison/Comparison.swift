@@ -43,15 +43,33 @@ public struct Comparison: Sendable {
         public var free: Estimate { estimate(\.freePerWidgetDay) }
         public var withheld: Estimate { estimate(\.withheldPerWidgetDay) }
         public var timeouts: Estimate { estimate(\.timeoutsPerWidgetDay) }
-        public var stalePercent: Estimate { estimate(\.stalePercent) }
-        public var meanStaleness: Estimate { estimate(\.meanStaleness) }
-        public var stalenessP50: Estimate { estimate { Double($0.stalenessP50) } }
-        public var stalenessP95: Estimate { estimate { Double($0.stalenessP95) } }
-        public var stalenessMax: Estimate { estimate { Double($0.stalenessMax) } }
+        public var stalePercent: Estimate { stalenessEstimate(\.stalePercent) }
+        public var meanStaleness: Estimate { stalenessEstimate(\.meanStaleness) }
+        public var stalenessP50: Estimate { stalenessEstimate { Double($0.stalenessP50) } }
+        public var stalenessP95: Estimate { stalenessEstimate { Double($0.stalenessP95) } }
+        public var stalenessMax: Estimate { stalenessEstimate { Double($0.stalenessMax) } }
         public var calls: Estimate { estimate(\.callsPerWidgetDay) }
 
         func estimate(_ value: (RunMetrics) -> Double) -> Estimate {
             Estimate(replications.map(value))
+        }
+
+        /// True when some replication saw a view (during the measured hours,
+        /// if the scenario has them): without one the variant has no
+        /// staleness, and it is not ranked on it.
+        public var wasViewed: Bool { replications.contains { $0.counts.views > 0 } }
+
+        /// The replications that saw a view, which staleness is measured on:
+        /// one with none (a narrow measured window on a quiet day) has no
+        /// staleness, not a fresh one of 0s.
+        public var viewedReplications: Int { replications.filter { $0.counts.views > 0 }.count }
+
+        /// Within the budget and viewed: a candidate for first place.
+        public var isRanked: Bool { withinBudget && wasViewed }
+
+        func stalenessEstimate(_ value: (RunMetrics) -> Double) -> Estimate {
+            let viewed = replications.filter { $0.counts.views > 0 }
+            return Estimate((viewed.isEmpty ? replications : viewed).map(value))
         }
 
         /// True when the 95 % interval of the requests withheld per
@@ -69,7 +87,7 @@ public struct Comparison: Sendable {
         /// call and that call is within the noise: the row is the best
         /// itself, or a fresher one over the budget, at the budget's edge.
         public func isAtTheBudgetsEdge(under best: Row, tolerance: Double) -> Bool {
-            (variant == best.variant || (!withinBudget && meanStaleness.mean < best.meanStaleness.mean))
+            (variant == best.variant || (!withinBudget && wasViewed && meanStaleness.mean < best.meanStaleness.mean))
                 && isAtTheBudgetsEdge(tolerance: tolerance)
         }
     }
@@ -238,6 +256,8 @@ public struct Comparison: Sendable {
             let left = a.element
             let right = b.element
             if left.withinBudget != right.withinBudget { return left.withinBudget }
+            // A variant never viewed has no staleness to rank on.
+            if left.wasViewed != right.wasViewed { return left.wasViewed }
             let keys = [
                 (left.meanStaleness.mean, right.meanStaleness.mean), (left.stalePercent.mean, right.stalePercent.mean),
                 (left.calls.mean, right.calls.mean),
@@ -255,7 +275,7 @@ public struct Comparison: Sendable {
     }
 
     public func best(for model: BudgetModel) -> Row? {
-        ranking(for: model).first { $0.withinBudget }
+        ranking(for: model).first { $0.isRanked }
     }
 
     /// How a recommendation fares under one budget model, judged as the
@@ -288,12 +308,12 @@ public struct Comparison: Sendable {
     }
 
     /// How `recommended` fares under `model` (`Standing`); nil when no
-    /// variant of that name ran under it, or no widget was viewed (no
-    /// staleness to rank on, as the verdict's "No verdict").
+    /// variant of that name ran under it, or it or every variant was never
+    /// viewed (no staleness to rank on, as the verdict's "No verdict").
     public func standing(of recommended: String, under model: BudgetModel) -> Standing? {
         let ranking = ranking(for: model)
-        guard hasViews(for: model), let own = ranking.first(where: { $0.variant == recommended }) else { return nil }
-        let first = ranking.first { $0.withinBudget }
+        guard hasViews(for: model), let own = ranking.first(where: { $0.variant == recommended }), own.wasViewed else { return nil }
+        let first = ranking.first { $0.isRanked }
         let tolerance = withheldTolerance
         guard own.withinBudget else {
             // Counted within the budget, would it rank first? Only then does
@@ -308,13 +328,13 @@ public struct Comparison: Sendable {
             // The first within the budget by less than the noise, with the
             // recommendation next: counted over, the recommendation would be first.
             if first.isAtTheBudgetsEdge(tolerance: tolerance),
-               ranking.first(where: { $0.withinBudget && $0.variant != first.variant })?.variant == recommended {
+               ranking.first(where: { $0.isRanked && $0.variant != first.variant })?.variant == recommended {
                 return .atTheBudgetsEdge(variants: [first.variant], first: first.variant)
             }
             // With one replication the noise is unknown: another first is not a
             // tie. Nor is it when any variant ranked ahead within the budget,
             // not only the first, is fresher beyond the noise.
-            let ahead = ranking.prefix { $0.variant != recommended }.filter(\.withinBudget)
+            let ahead = ranking.prefix { $0.variant != recommended }.filter(\.isRanked)
             let beatenByOne = ahead.contains { stalenessGap(from: $0, to: own).excludesZero }
             return seeds.count < 2 || beatenByOne ? .beaten(first: first.variant) : .ties(first: first.variant)
         }
@@ -339,8 +359,8 @@ public struct Comparison: Sendable {
     /// not rank first, and with one replication, whose noise is unknown.
     public func firstWithinTheNoise(of recommended: String, under model: BudgetModel) -> String? {
         let ranking = ranking(for: model)
-        guard seeds.count > 1, let own = ranking.first(where: { $0.withinBudget }), own.variant == recommended else { return nil }
-        return ranking.first { $0.withinBudget && $0.variant != recommended && !stalenessGap(from: own, to: $0).excludesZero }?.variant
+        guard seeds.count > 1, let own = ranking.first(where: { $0.isRanked }), own.variant == recommended else { return nil }
+        return ranking.first { $0.isRanked && $0.variant != recommended && !stalenessGap(from: own, to: $0).excludesZero }?.variant
     }
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,
@@ -351,7 +371,11 @@ public struct Comparison: Sendable {
     /// variants a lone 95 % interval would call its lead beyond the noise
     /// more often than one time in twenty.
     public func stalenessGap(from best: Row, to other: Row) -> Estimate {
-        Estimate(zip(other.replications, best.replications).map { $0.meanStaleness - $1.meanStaleness }, comparisons: variantCount - 1)
+        // On the replications where both saw a view (the same ones, but for
+        // a variant that changes the user): one without has no staleness.
+        let pairs = zip(other.replications, best.replications)
+        let viewed = pairs.filter { $0.counts.views > 0 && $1.counts.views > 0 }
+        return Estimate((viewed.isEmpty ? Array(pairs) : viewed).map { $0.meanStaleness - $1.meanStaleness }, comparisons: variantCount - 1)
     }
 
     /// The variants ranked against one another, in each budget model's section.

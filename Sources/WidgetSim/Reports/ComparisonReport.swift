@@ -117,8 +117,9 @@ public struct ComparisonReport {
 
     func chart() -> String {
         ComparisonChart(
-            title: "\(comparison.scenario)\(comparison.widget.map { ", widget \($0.label)" } ?? ""): staleness against budget spent (\(primaryModel.rawValue))",
-            rows: comparison.rows(for: primaryModel)
+            title: "\(comparison.scenario)\(comparison.widget.map { ", widget \($0.label)" } ?? ""): staleness\(comparison.measuredHours.isWholeDay ? "" : " in the measured hours") against budget spent (\(primaryModel.rawValue))",
+            // A variant never viewed has no staleness to plot (nor 0s).
+            rows: comparison.rows(for: primaryModel).filter { $0.wasViewed || !comparison.hasViews(for: primaryModel) }
         ).render()
     }
 
@@ -170,7 +171,7 @@ public struct ComparisonReport {
             ## How to read this comparison
 
             - *within budget* means the variant withheld at most \(DurationText.plain(comparison.withheldTolerance)) request per widget-day on average: its requests rarely found the budget spent. It does not mean the variant got every reload it asked for: under `paced` (the default model) a request that waits for its turn is slowed, not withheld, so a policy that asks more often than its budget allows can be within budget and still get far fewer reloads than it asks for (`budgeted reloads` says how many it got; a simulation's `reloads.csv` shows each call's wait). A variant over budget keeps asking after its budget is spent, and its requests wait for the trailing 24 hours to make room.
-            - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views.
+            - *mean staleness*, the ranking key, is how long on average what a view showed had been out of date (a fresh view counts as 0): it weighs how often a widget is stale and for how long. *stale views* is the share of looks that showed something the truth had already moved past; the staleness columns are percentiles over all views\(comparison.measuredHours.isWholeDay ? "" : " during the measured hours").
             - *provider calls* are the requests each widget sends your server per day.
             - Two variants differ by more than the noise when the paired 95 % interval of their difference excludes zero.\(multiplicity)
             - Reloads, requests, shares and staleness cannot be negative, nor a share pass 100 % or a staleness the run's length, so an interval that would cross such a bound is cut there and written as a range, as in `2s (0s–6s)`: the t interval truncated at the bound, which keeps its 95 % coverage.
@@ -196,7 +197,7 @@ public struct ComparisonReport {
                 out += "\(EstimateText.showPercent(best.stalePercent)) of views stale, for \(show(best.budgeted, decimals: 1)) budgeted reloads a day."
                 // The same paired test as the verdict's: a first place within the noise is said to be one.
                 if let close = narrowed.firstWithinTheNoise(of: best.variant, under: model) {
-                    let runnerUp = narrowed.ranking(for: model).first { $0.withinBudget && $0.variant != best.variant }?.variant
+                    let runnerUp = narrowed.ranking(for: model).first { $0.isRanked && $0.variant != best.variant }?.variant
                     out += close == runnerUp ? " The runner-up, `\(close)`, is within the noise of it." : " `\(close)`, though ranked below the runner-up, is within the noise of it."
                 }
                 out += "\n\n"
@@ -225,14 +226,26 @@ public struct ComparisonReport {
         }
         var out = "| rank | variant | budgeted reloads/widget-day | free | withheld | timeouts | mean staleness | stale views | staleness p50 | p95 | max | provider calls |\n"
         out += "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        var partlyViewed: [String] = []
         for (rank, row) in ranking.enumerated() {
+            // A variant never viewed has no staleness: not ranked, nothing to show.
+            let viewed = !ranked || row.wasViewed
             let notes = (row.withinBudget ? [] : ["over budget"]) + (row.ownBudgetModel.map { ["under its own `\($0.rawValue)`"] } ?? [])
+                + (viewed ? [] : ["never viewed"])
             let name = (row.withinBudget ? "**\(row.variant)**" : row.variant) + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
-            out += "| \(ranked ? String(rank + 1) : "–") | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
-            out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(showDuration(row.meanStaleness)) "
-            out += "| \(EstimateText.showPercent(row.stalePercent)) "
-            out += "| \(showDuration(row.stalenessP50)) | \(showDuration(row.stalenessP95)) | \(showDuration(row.stalenessMax)) "
+            let staleness = { (text: String) in viewed ? text : "–" }
+            out += "| \(ranked && viewed ? String(rank + 1) : "–") | \(name) | \(show(row.budgeted, decimals: 1)) | \(show(row.free, decimals: 1)) "
+            out += "| \(show(row.withheld, decimals: 1)) | \(show(row.timeouts, decimals: 2)) | \(staleness(showDuration(row.meanStaleness))) "
+            out += "| \(staleness(EstimateText.showPercent(row.stalePercent))) "
+            out += "| \(staleness(showDuration(row.stalenessP50))) | \(staleness(showDuration(row.stalenessP95))) | \(staleness(showDuration(row.stalenessMax))) "
             out += "| \(show(row.calls, decimals: 1)) |\n"
+            if row.wasViewed && row.viewedReplications < row.replications.count {
+                partlyViewed.append("`\(row.variant)` \(row.viewedReplications) of \(row.replications.count)")
+            }
+        }
+        if !partlyViewed.isEmpty {
+            // A replication without a view has no staleness, not a fresh one.
+            out += "\nStaleness is over the replications that saw a view: \(partlyViewed.joined(separator: ", ")).\n"
         }
         return out
     }
@@ -252,7 +265,7 @@ public struct ComparisonReport {
         var out = "**Best \(scope) (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
         out += "mean staleness \(showDuration(best.meanStaleness)), \(EstimateText.showPercent(best.stalePercent)) of views stale, "
         out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"
-        if let runnerUp = ranking.first(where: { $0.withinBudget && $0.variant != best.variant }) {
+        if let runnerUp = ranking.first(where: { $0.isRanked && $0.variant != best.variant }) {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
             out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
             if let low = gap.low, let high = gap.high {
@@ -267,7 +280,7 @@ public struct ComparisonReport {
                     }
                     out += "\n\n"
                 } else {
-                    out += "**within the noise** of \(comparison.seeds.count) replications; " + separationAdvice(gap) + "."
+                    out += "**within the noise** of \(gap.count) replications; " + separationAdvice(gap) + "."
                     // Treated as equal, the cost decides: say which of the two it
                     // favours, whichever it is, when the difference shows at the
                     // precision printed (else "cheaper" would sit beside equal figures).
@@ -298,6 +311,10 @@ public struct ComparisonReport {
             } else {
                 out += "; with one replication the noise is unknown (use `--runs 2` or more).\n\n"
             }
+        }
+        let unseen = ranking.filter { $0.withinBudget && !$0.wasViewed }.map { "`\($0.variant)`" }
+        if !unseen.isEmpty {
+            out += "Never viewed\(during) in these runs, so not ranked on staleness: \(unseen.joined(separator: ", ")).\n\n"
         }
         let over = ranking.filter { !$0.withinBudget }.map { "`\($0.variant)`" }
         if !over.isEmpty {
@@ -521,6 +538,10 @@ public struct ComparisonReport {
                 // Without a view there is no staleness to rank on (the verdict's "No verdict").
                 guard comparison.hasViews(for: model) else {
                     out += " –\(cell.withinBudget ? "" : "*") |"
+                    continue
+                }
+                guard cell.wasViewed else {
+                    out += " –\(cell.withinBudget ? "" : "*") (never viewed) |"
                     continue
                 }
                 let edge = cell.isAtTheBudgetsEdge(tolerance: comparison.withheldTolerance) ? "†" : ""

@@ -99,7 +99,8 @@ struct SummaryReport {
             for (widgetIndex, widget) in device.widgets.enumerated() {
                 let sorted = staleness[deviceIndex][widgetIndex].sorted()
                 let mean = sorted.isEmpty ? nil : Int((Double(sorted.reduce(0, +)) / Double(sorted.count)).rounded())
-                out += "| \(device.id) | \(widget.id) | \(sorted.count) | \(FixedDecimal.percent(stale[deviceIndex][widgetIndex], of: sorted.count))% "
+                let share = sorted.isEmpty ? "–" : "\(FixedDecimal.percent(stale[deviceIndex][widgetIndex], of: sorted.count))%"
+                out += "| \(device.id) | \(widget.id) | \(sorted.count) | \(share) "
                 out += "| \(duration(mean)) | \(duration(Percentile.nearestRank(50, of: sorted))) "
                 out += "| \(duration(Percentile.nearestRank(95, of: sorted))) | \(duration(sorted.last)) |\n"
             }

@@ -109,8 +109,13 @@ struct ScenarioDecoder {
         }
         // Windows do not depend on each other: each one's errors are reported.
         var errors = ScenarioErrorList()
-        let windows = list.compactMap { item in errors.collect { () throws(ScenarioError) in try decodeActiveWindow(item) } }
+        let decoded = list.compactMap { item in errors.collect { () throws(ScenarioError) in try decodeActiveWindow(item) } }
         try errors.throwIfAny()
+        // A window every day from 00:00 to 24:00 holds every view; one
+        // written twice holds no more than once.
+        if decoded.contains(where: { !$0.weekdays.contains(false) && $0.length == Seconds.day }) { return MeasuredHours() }
+        var windows: [ActiveWindow] = []
+        for window in decoded where !windows.contains(window) { windows.append(window) }
         return MeasuredHours(windows)
     }
 

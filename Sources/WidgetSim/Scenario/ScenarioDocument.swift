@@ -93,6 +93,12 @@ struct VariantApplier {
                     }
                     names.append(name)
                 }
+                // Said plainly: every variant is ranked on the same hours.
+                if let measured = object.optional("measureDuring") {
+                    throw measured.invalid(
+                        "the measured hours are the scenario's, the same for every variant, so that they are ranked on the same views",
+                        allowed: "\"measureDuring\" at the top level of the scenario")
+                }
                 try object.rejectUnknownFields(VariantApplier.variantFields)
                 let name = try object.required("name").identifier()
                 let description = try object.optional("description")?.string() ?? ""

@@ -68,7 +68,8 @@ struct TornadoChart {
         var svg = SVGCanvas(width: Int(width.rounded(.up)), height: height)
         let bottom = top + rowHeight * Double(s.unknowns.count)
 
-        svg.text(20, 24, "How far each unknown moves the mean staleness of \(recommended) (\(s.scenario))", size: 15, bold: true)
+        let during = s.baseline.comparison.measuredHours.isWholeDay ? "" : " in the measured hours"
+        svg.text(20, 24, "How far each unknown moves the mean staleness\(during) of \(recommended) (\(s.scenario))", size: 15, bold: true)
         svg.text(20, 44, "one unknown at a time across its plausible range, the others as written; widest first", size: 12, fill: SVGCanvas.Palette.grey)
         for tick in ticks {
             svg.line(x(tick), top - 6, x(tick), bottom, stroke: SVGCanvas.Palette.faint)
