@@ -191,6 +191,37 @@ struct ComparisonTests {
         #expect(Self.comparison([best, runnerUp]).standing(of: "best", under: .paced) == .leads)
     }
 
+    /// Two policies the model treats alike (a WidgetKit push and an app's
+    /// reload on a notification, under the shared push budget) ran the same
+    /// views with the same staleness: no number of runs separates them, so
+    /// they are named as one, and the runner-up is the next that differs.
+    @Test func variantsExactlyAsFreshAsTheBestAreNamedAsOneWithIt() {
+        let run = { (staleness: Int) in Self.replication(staleness: staleness) }
+        let push = Self.row("push", [run(60), run(80), run(70)])
+        let appReload = Self.row("app-reload", [run(60), run(80), run(70)])
+        let poll = Self.row("poll", [run(200), run(230), run(210)])
+        let text = Self.verdict([push, appReload, poll])
+        #expect(text.contains("`app-reload` was exactly as fresh as `push` in every replication"), "\(text)")
+        #expect(text.contains("The runner-up, `poll`, is staler by 2m23s"), "\(text)")
+        #expect(!text.contains("The runner-up, `app-reload`"), "\(text)")
+        let comparison = Self.comparison([push, appReload, poll])
+        #expect(comparison.exactlyAsFresh(as: push, under: .paced).map(\.variant) == ["app-reload"])
+        #expect(comparison.firstWithinTheNoise(of: "push", under: .paced) == nil)
+        // With one replication equal values may be chance.
+        #expect(Self.comparison([Self.row("a", [run(60)]), Self.row("b", [run(60)])]).exactlyAsFresh(as: Self.row("a", [run(60)]), under: .paced).isEmpty)
+    }
+
+    /// Over the budget by a hair, a mean the table shows as "1.0" is given
+    /// with the decimals that show it is over.
+    @Test func aWithheldMeanJustOverTheToleranceIsShownBeyondIt() {
+        let run = { (withheld: Int, staleness: Int) in Self.replication(withheld: withheld, staleness: staleness) }
+        let best = Self.row("best", [run(0, 100), run(0, 110), run(0, 105)])
+        let greedy = Self.row("greedy", [run(10, 50), run(10, 50), run(11, 50)])
+        #expect(!greedy.withinBudget)
+        let text = Self.verdict([best, greedy])
+        #expect(text.contains("Over budget (withholding more than 1 request per widget-day): `greedy` (1.03 withheld)."), "\(text)")
+    }
+
     @Test func aDifferenceThatRoundsToNothingHasNoSign() {
         #expect(EstimateText.signedDuration(-0.3) == "0s")
         #expect(EstimateText.signedDuration(-0.6) == "-1s")

@@ -62,13 +62,17 @@ public struct Comparison: Sendable {
         /// The replications that saw a view, which staleness is measured on:
         /// one with none (a narrow measured window on a quiet day) has no
         /// staleness, not a fresh one of 0s.
-        public var viewedReplications: Int { replications.filter { $0.counts.views > 0 }.count }
+        public var viewedReplications: Int { viewed.count }
+
+        var viewed: [RunMetrics] { replications.filter { $0.counts.views > 0 } }
 
         /// Within the budget and viewed: a candidate for first place.
         public var isRanked: Bool { withinBudget && wasViewed }
 
+        /// Over the replications that saw a view (all of them, zeros, when
+        /// none did: the row is then not ranked).
         func stalenessEstimate(_ value: (RunMetrics) -> Double) -> Estimate {
-            let viewed = replications.filter { $0.counts.views > 0 }
+            let viewed = viewed
             return Estimate((viewed.isEmpty ? replications : viewed).map(value))
         }
 
@@ -360,7 +364,27 @@ public struct Comparison: Sendable {
     public func firstWithinTheNoise(of recommended: String, under model: BudgetModel) -> String? {
         let ranking = ranking(for: model)
         guard seeds.count > 1, let own = ranking.first(where: { $0.isRanked }), own.variant == recommended else { return nil }
-        return ranking.first { $0.isRanked && $0.variant != recommended && !stalenessGap(from: own, to: $0).excludesZero }?.variant
+        let twins = exactlyAsFresh(as: own, under: model).map(\.variant)
+        return ranking.first {
+            $0.isRanked && $0.variant != recommended && !twins.contains($0.variant) && !stalenessGap(from: own, to: $0).excludesZero
+        }?.variant
+    }
+
+    /// The variants ranked within the budget whose every replication saw the
+    /// same views with the same staleness as `row`'s: under these settings
+    /// the model makes no difference between them (a WidgetKit push and an
+    /// app's reload on a notification, under the shared push budget), so
+    /// more runs never separate them, and they are named as one rather than
+    /// as a runner-up "within the noise". Empty with one replication, where
+    /// equal values may be chance.
+    public func exactlyAsFresh(as row: Row, under model: BudgetModel) -> [Row] {
+        guard seeds.count > 1, row.wasViewed else { return [] }
+        return ranking(for: model).filter { other in
+            other.isRanked && other.variant != row.variant
+                && zip(other.replications, row.replications).allSatisfy {
+                    $0.counts.views == $1.counts.views && $0.counts.stalenessTotal == $1.counts.stalenessTotal && $0.counts.staleViews == $1.counts.staleViews
+                }
+        }
     }
 
     /// How much longer `other`'s mean staleness is than `best`'s, in seconds,

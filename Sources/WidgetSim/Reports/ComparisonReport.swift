@@ -265,7 +265,13 @@ public struct ComparisonReport {
         var out = "**Best \(scope) (\(model.rawValue)): `\(best.variant)`** (\(best.policy)): "
         out += "mean staleness \(showDuration(best.meanStaleness)), \(EstimateText.showPercent(best.stalePercent)) of views stale, "
         out += "for \(show(best.budgeted, decimals: 1)) budgeted reloads per widget-day.\n\n"
-        if let runnerUp = ranking.first(where: { $0.isRanked && $0.variant != best.variant }) {
+        // Variants the model cannot tell from the best are named as one with it.
+        let twins = comparison.exactlyAsFresh(as: best, under: model)
+        if !twins.isEmpty {
+            let names = Self.list(twins.map { "`\($0.variant)`" }, lastSeparator: " and ")
+            out += "\(names) \(twins.count == 1 ? "was" : "were") exactly as fresh as `\(best.variant)` in every replication: the same views, equally stale. Under these settings the model makes no difference between them, so no number of runs separates them (they make \(Self.list(([best] + twins).map { "\(show($0.budgeted, decimals: 1))" }, lastSeparator: " and ")) budgeted reloads per widget-day). The runner-up below is the next variant that ran differently.\n\n"
+        }
+        if let runnerUp = ranking.first(where: { row in row.isRanked && row.variant != best.variant && !twins.contains { $0.variant == row.variant } }) {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
             out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
             if let low = gap.low, let high = gap.high {
@@ -316,7 +322,7 @@ public struct ComparisonReport {
         if !unseen.isEmpty {
             out += "Never viewed\(during) in these runs, so not ranked on staleness: \(unseen.joined(separator: ", ")).\n\n"
         }
-        let over = ranking.filter { !$0.withinBudget }.map { "`\($0.variant)`" }
+        let over = ranking.filter { !$0.withinBudget }.map { "`\($0.variant)`" + withheldBeyondTheTolerance($0) }
         if !over.isEmpty {
             out += "Over budget (withholding more than \(DurationText.plain(comparison.withheldTolerance)) request per widget-day): \(over.joined(separator: ", ")).\n\n"
         }
@@ -371,6 +377,15 @@ public struct ComparisonReport {
         // near the tolerance moves with every run (weather's tokenBucket call
         // asked for 353 at 10 replications and was settled at 38).
         return "**At the budget's edge:** \(named.joined(separator: "; ")) (the tolerance is \(DurationText.plain(tolerance))), but \(intervals) the tolerance: other replications may count \(them) the other way, and the recommendation would change with \(them); run more (`--runs`) to settle it.\n\n"
+    }
+
+    /// " (1.03 withheld)" for a mean that the table's one decimal shows as
+    /// the tolerance itself ("1.0" would read as within it); empty otherwise.
+    func withheldBeyondTheTolerance(_ row: Comparison.Row) -> String {
+        let tolerance = comparison.withheldTolerance
+        guard FixedDecimal.format(row.withheld.mean, decimals: 1) == FixedDecimal.format(tolerance, decimals: 1) else { return "" }
+        let decimals = (2...6).first { FixedDecimal.format(row.withheld.mean, decimals: $0) != FixedDecimal.format(tolerance, decimals: $0) } ?? 6
+        return " (\(FixedDecimal.format(row.withheld.mean, decimals: decimals)) withheld)"
     }
 
     /// "paired 95 % CI 9s to 1m27s, widened for the best of 5 variants":
