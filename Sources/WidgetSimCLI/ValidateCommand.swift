@@ -72,15 +72,19 @@ struct ValidateCommand: Command {
         if let periodic = truth.periodic {
             parts.append("content changes every \(DurationText.format(Double(periodic.period)))\(periodic.window == nil ? "" : " in its active hours")")
         }
+        let reaction: String
+        switch truth.reaction {
+        case .none: reaction = ""
+        case .push: reaction = ", each pushed"
+        case .reloadKind, .reloadAll: reaction = ", each telling the app"
+        }
         if truth.randomChangesPerDay > 0 {
-            let reaction: String
-            switch truth.reaction {
-            case .none: reaction = ""
-            case .push: reaction = ", each pushed"
-            case .reloadKind, .reloadAll: reaction = ", each telling the app"
-            }
             let count = truth.randomChangesPerDay
             parts.append("\(DurationText.plain(count)) unforeseen change\(count == 1 ? "" : "s") a day\(reaction)")
+        }
+        if !truth.randomChangesDuring.isEmpty {
+            let windows = MeasuredHours(truth.randomChangesDuring.map(\.window)).summary
+            parts.append("bursts of unforeseen changes in \(windows) (\(FixedDecimal.format(truth.windowChangesPerDay, decimals: 1)) a day on average)\(reaction)")
         }
         if !truth.scheduledChanges.isEmpty { parts.append(DisplayText.counted(truth.scheduledChanges.count, "scheduled change")) }
         if truth.forecastHorizonMean > 0 { parts.append("forecast about \(DurationText.format(truth.forecastHorizonMean)) ahead") }

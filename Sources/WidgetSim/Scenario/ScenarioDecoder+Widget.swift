@@ -11,7 +11,7 @@ extension ScenarioDecoder {
     ]
     static let truthFields = [
         "changeEvery", "activeHours", "scheduledChanges", "forecastHorizon", "dynamicDateText", "randomChangesPerDay",
-        "randomChangesByHour", "onRandomChange", "changesWithLocation",
+        "randomChangesByHour", "randomChangesDuring", "onRandomChange", "changesWithLocation",
     ]
     static let activeHoursFields = ["days", "from", "to"]
 
@@ -184,14 +184,34 @@ extension ScenarioDecoder {
         if let live = object.optional("dynamicDateText") { truth.periodicDrawnLive = try live.bool() }
         if let rate = object.optional("randomChangesPerDay") { truth.randomChangesPerDay = try rate.double(in: 0...10_000) }
         if let shape = object.optional("randomChangesByHour") { truth.randomChangesByHour = try ScenarioDecoder.hourlyWeights(shape) }
+        if let windows = object.optional("randomChangesDuring") { truth.randomChangesDuring = try decodeChangeWindows(windows) }
         if let reaction = object.optional("onRandomChange") { truth.reaction = try reaction.oneOf(TruthReaction.self) }
         if let location = object.optional("changesWithLocation") { truth.changesWithLocation = try location.bool() }
         return truth
     }
 
-    func decodeActiveWindow(_ value: ValueReader) throws(ScenarioError) -> ActiveWindow {
+    /// `randomChangesDuring`: windows as `activeHours`, each with the
+    /// changes one opening brings on average.
+    func decodeChangeWindows(_ value: ValueReader) throws(ScenarioError) -> [ChangeWindow] {
+        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "no bursts of changes")
+        guard list.count <= MeasuredHours.maximumWindows else {
+            throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
+        }
+        var errors = ScenarioErrorList()
+        let windows = list.compactMap { item in
+            errors.collect { () throws(ScenarioError) -> ChangeWindow in
+                let window = try decodeActiveWindow(item, alsoAllowing: ["expected"])
+                let expected = try item.object().required("expected").double(in: 0...10_000)
+                return ChangeWindow(window: window, expected: expected)
+            }
+        }
+        try errors.throwIfAny()
+        return windows
+    }
+
+    func decodeActiveWindow(_ value: ValueReader, alsoAllowing extra: [String] = []) throws(ScenarioError) -> ActiveWindow {
         let object = try value.object()
-        try object.rejectUnknownFields(ScenarioDecoder.activeHoursFields)
+        try object.rejectUnknownFields(ScenarioDecoder.activeHoursFields + extra)
         let weekdays = try object.optional("days").map { value throws(ScenarioError) in try decodeWeekdays(value) } ?? Weekday.allCases
         // A window opens on one of its days, so not at that day's end.
         let from = try object.required("from").clockTime(allowingEndOfDay: false)

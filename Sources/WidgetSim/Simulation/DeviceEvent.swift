@@ -16,6 +16,9 @@ enum DeviceEvent: Sendable {
     case locationChanged(day: Int32)
     case systemChanged(day: Int32)
     case truthChanged(widget: Int32, day: Int32)
+    /// One of the truth's bursts of changes (`randomChangesDuring`) that
+    /// opened on local day `day`.
+    case truthChangedInWindow(widget: Int32, day: Int32)
     /// A notification about a truth change reaches the app (or its widgets).
     case notificationDelivered(widget: Int32, reaction: TruthReaction)
     /// A widget push the script sent to the app reaches the phone (F19).

@@ -66,6 +66,7 @@ extension DeviceSimulator {
         }
         for widget in widgets.indices {
             scheduleNextTruthChange(widget, day: day, after: now - 1)
+            if widgets[widget].windowChangeRandom != nil { scheduleNextWindowChange(widget, day: day, after: now - 1) }
         }
         let tomorrow = calendar.startOfDay(day + 1)
         if tomorrow < endTime {
@@ -370,6 +371,50 @@ extension DeviceSimulator {
     mutating func changeTruth(_ widget: Int, day: Int) {
         applyTruthChange(widget)
         scheduleNextTruthChange(widget, day: day, after: now)
+    }
+
+    /// The next of the bursts of changes in the windows that open on local
+    /// day `day` (each opening whole, past midnight too), after `after`.
+    mutating func scheduleNextWindowChange(_ widget: Int, day: Int, after: SimTime) {
+        let start = calendar.startOfDay(day)
+        let weekday = calendar.weekday(start).rawValue
+        // Each opening today: its span and its rate, expected changes per second.
+        let openings = widgets[widget].setup.truth.randomChangesDuring.compactMap { burst -> (from: SimTime, to: SimTime, rate: Double)? in
+            guard burst.window.weekdays[weekday], burst.window.length > 0, burst.expected > 0 else { return nil }
+            let from = start + burst.window.fromSecond
+            return (from, from + burst.window.length, burst.expected / Double(burst.window.length))
+        }
+        if let next = Self.nextBurstArrival(openings, after: after, random: &widgets[widget].windowChangeRandom!) {
+            queue.schedule(.truthChangedInWindow(widget: Int32(widget), day: Int32(day)), at: next)
+        }
+    }
+
+    /// The next arrival after `after` of a Poisson process whose rate is the
+    /// sum of the rates of the openings that hold the instant: one
+    /// exponential draw of hazard, spent along the instants where the total
+    /// rate changes. Nil when the openings end first.
+    static func nextBurstArrival(
+        _ openings: [(from: SimTime, to: SimTime, rate: Double)], after: SimTime, random: inout RandomStream
+    ) -> SimTime? {
+        guard !openings.isEmpty else { return nil }
+        var hazard = random.nextExponential(mean: 1)
+        let edges = openings.flatMap { [$0.from, $0.to] }.filter { $0 > after }.sorted()
+        var cursor = after
+        for edge in edges where edge > cursor {
+            let rate = openings.reduce(0.0) { $0 + ($1.from <= cursor && cursor < $1.to ? $1.rate : 0) }
+            let span = Double(edge - cursor)
+            if rate > 0 && hazard < rate * span {
+                return max(after + 1, cursor + Int(hazard / rate))
+            }
+            hazard -= rate * span
+            cursor = edge
+        }
+        return nil
+    }
+
+    mutating func changeTruthInWindow(_ widget: Int, day: Int) {
+        applyTruthChange(widget)
+        scheduleNextWindowChange(widget, day: day, after: now)
     }
 
     /// The widget's content changes in a way no entry foresaw (a tap's action,

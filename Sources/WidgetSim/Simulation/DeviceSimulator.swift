@@ -222,6 +222,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 truthRandom: widgetSeed.derived("truth").stream(),
                 notificationRandom: widgetSeed.derived("notifications").stream(),
                 truth: truth,
+                windowChangeRandom: widget.truth.randomChangesDuring.isEmpty ? nil : widgetSeed.derived("truth-windows").stream(),
                 launchRandom: widgetSeed.derived("launch").stream(),
                 repeatRandom: widgetSeed.derived("repeats").stream()
             )
@@ -332,6 +333,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         case .locationChanged(let day): changeLocation(day: Int(day))
         case .systemChanged(let day): changeSystemSettings(day: Int(day))
         case .truthChanged(let widget, let day): changeTruth(Int(widget), day: Int(day))
+        case .truthChangedInWindow(let widget, let day): changeTruthInWindow(Int(widget), day: Int(day))
         case .notificationDelivered(let widget, let reaction): deliverNotification(about: Int(widget), reaction: reaction)
         case .pushDelivered(let app): deliverWidgetPush(to: Int(app))
         case .batchDue: runBatch()

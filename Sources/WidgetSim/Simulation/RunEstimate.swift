@@ -305,7 +305,7 @@ public struct RunEstimate: Equatable, Sendable {
                 add("\(field).truth.changeEvery", events: Double(Seconds.day) / Double(max(1, periodic.period)))
             }
             add("\(field).truth.scheduledChanges", events: Double(truth.scheduledChanges.count) / Double(max(1, days)))
-            let random = truth.randomChangesPerDay
+            let random = truth.randomChangesPerDay + truth.windowChangesPerDay
             // A change, its notification, and a request to each widget it
             // reloads (F16, F19), each of which may be withheld (one row).
             var reached: [Int] = []

@@ -286,12 +286,37 @@ public struct TruthSetup: Equatable, Sendable {
     /// weights, as `UserProfile.hourlyActivity`); nil spreads them evenly.
     /// News is quiet at night, and a quiet hour keeps the day's total.
     public var randomChangesByHour: [Double]?
+    /// Hours of the week when unforeseen changes come in bursts, besides
+    /// `randomChangesPerDay`'s: each opening of a window (a match) brings
+    /// its `expected` changes on average (goals and cards), at random
+    /// instants within it, different in every replication. The content's
+    /// own behaviour, not WidgetKit's.
+    public var randomChangesDuring: [ChangeWindow] = []
     public var reaction: TruthReaction = .none
     /// Significant location changes change this widget's truth (a location widget, F17, F21).
     public var changesWithLocation = false
 
     public init(periodic: PeriodicChanges? = nil) {
         self.periodic = periodic
+    }
+}
+
+/// A window of the week whose every opening brings `expected`
+/// unforeseen changes on average, spread evenly over it (Poisson).
+public struct ChangeWindow: Equatable, Sendable {
+    public var window: ActiveWindow
+    public var expected: Double
+
+    public init(window: ActiveWindow, expected: Double) {
+        self.window = window
+        self.expected = expected
+    }
+}
+
+extension TruthSetup {
+    /// The changes `randomChangesDuring` brings in an average day.
+    public var windowChangesPerDay: Double {
+        randomChangesDuring.reduce(0) { $0 + $1.expected * Double($1.window.weekdays.filter { $0 }.count) / 7 }
     }
 }
 

@@ -22,6 +22,10 @@ struct WidgetRuntime {
     /// that changing how the app reacts never moves the changes themselves.
     var notificationRandom: RandomStream
     var truth: ContentTruth
+    /// Arrivals of the truth's bursts of changes (`randomChangesDuring`),
+    /// derived only for a widget that has them: a stream of their own, so
+    /// they move no other draw.
+    var windowChangeRandom: RandomStream? = nil
 
     /// The installed timeline.
     var entries: [ScheduledEntry] = []
