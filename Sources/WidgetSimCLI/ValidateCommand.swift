@@ -129,7 +129,11 @@ struct ValidateCommand: Command {
         if Set(user.weekdayActivity).count > 1 { awake += ", a weekly rhythm" }
         if user.hourlyActivity != UserProfile.defaultHourlyActivity { awake += ", its own hours" }
         let scaledPerDevice = variation.map { $0.viewsScale != .fixed(1) } ?? false
-        let views = device.pages.map { "\(DisplayText.singleLine($0.name)) \(DurationText.plain($0.viewsPerDay))" }.joined(separator: ", ")
+        let views = device.pages.map { page in
+            let bursts = page.viewsDuring.isEmpty
+                ? "" : " (+ bursts in \(MeasuredHours(page.viewsDuring.map(\.window)).summary), \(FixedDecimal.format(BurstWindow.perDay(page.viewsDuring), decimals: 1)) a day on average)"
+            return "\(DisplayText.singleLine(page.name)) \(DurationText.plain(page.viewsPerDay))\(bursts)"
+        }.joined(separator: ", ")
         var parts = [awake, "views a day: \(views)\(scaledPerDevice ? ", scaled for each device" : "")"]
         let sessionsScaled = variation.map { $0.sessionsScale != .fixed(1) } ?? false
         let apps = device.apps.filter { $0.sessionsPerDay > 0 || $0.mediaSessionsPerDay > 0 }.map { app in

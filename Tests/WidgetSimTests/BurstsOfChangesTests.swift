@@ -39,6 +39,26 @@ struct BurstsOfChangesTests {
         (try? ScenarioLoader.decodeDocument(Self.scenario(bursts: Self.matches), file: "s.json").base.devices[0].widgets[0].truth.windowChangesPerDay) ?? 0
     }
 
+    /// A page's bursts of views (a fan follows the match on the widget):
+    /// every look falls in an opening, at about the expected count, awake
+    /// hours or not.
+    @Test func burstsOfViewsComeOnlyInsideTheirWindows() throws {
+        var total = 0
+        for seed in 1...5 {
+            let text = Self.scenario(seed: seed, bursts: Self.matches).replacingOccurrences(
+                of: #""viewsPerDay": 30 }"#, with: #""viewsPerDay": 0, "viewsDuring": [ { "days": ["sat"], "from": "23:30", "to": "00:30", "expected": 12 } ] }"#)
+            let setup = try ScenarioLoader.decodeDocument(text, file: "s.json").base
+            #expect(setup.devices[0].pages[0].viewsDuring.count == 1)
+            let calendar = setup.calendar(of: setup.devices[0])
+            let window = MeasuredHours([setup.devices[0].pages[0].viewsDuring[0].window])
+            let views = try Simulation.run(setup).views
+            #expect(views.allSatisfy { window.contains($0.time, calendar: calendar) }, "seed \(seed)")
+            total += views.count
+        }
+        // 5 runs of 4 Saturdays, 12 each: 240 expected (the user sleeps from 23:00).
+        #expect((200...280).contains(total), "\(total)")
+    }
+
     /// Overlapping openings add their rates; nothing comes after the last ends.
     @Test func overlappingOpeningsAddTheirRates() {
         var random = StreamSeed(9).stream()

@@ -3,7 +3,7 @@
 extension ScenarioDecoder {
     static let deviceFields = ["id", "model", "utcOffset", "user", "pages", "apps", "widgets", "script"]
     static let userFields = ["wake", "sleep", "dayJitter", "hourlyActivity", "weekdayActivity", "locationChangesPerDay", "systemChangesPerDay"]
-    static let pageFields = ["name", "viewsPerDay"]
+    static let pageFields = ["name", "viewsPerDay", "viewsDuring"]
     static let appFields = [
         "id", "swift", "sessionsPerDay", "sessionLength", "foregroundReload", "mediaSessionsPerDay", "mediaSessionLength",
         "mediaReloadInterval",
@@ -191,9 +191,11 @@ extension ScenarioDecoder {
     func decodePage(_ value: ValueReader) throws(ScenarioError) -> PageSetup {
         let object = try value.object()
         try object.rejectUnknownFields(ScenarioDecoder.pageFields)
-        return PageSetup(
+        var page = PageSetup(
             name: try object.required("name").identifier(),
             viewsPerDay: try object.optional("viewsPerDay")?.double(in: 0...5_000) ?? 40)
+        if let bursts = object.optional("viewsDuring") { page.viewsDuring = try decodeBurstWindows(bursts, maximumExpected: 5_000) }
+        return page
     }
 
     func decodeApp(_ value: ValueReader) throws(ScenarioError) -> AppSetup {

@@ -184,25 +184,25 @@ extension ScenarioDecoder {
         if let live = object.optional("dynamicDateText") { truth.periodicDrawnLive = try live.bool() }
         if let rate = object.optional("randomChangesPerDay") { truth.randomChangesPerDay = try rate.double(in: 0...10_000) }
         if let shape = object.optional("randomChangesByHour") { truth.randomChangesByHour = try ScenarioDecoder.hourlyWeights(shape) }
-        if let windows = object.optional("randomChangesDuring") { truth.randomChangesDuring = try decodeChangeWindows(windows) }
+        if let windows = object.optional("randomChangesDuring") { truth.randomChangesDuring = try decodeBurstWindows(windows, maximumExpected: 10_000) }
         if let reaction = object.optional("onRandomChange") { truth.reaction = try reaction.oneOf(TruthReaction.self) }
         if let location = object.optional("changesWithLocation") { truth.changesWithLocation = try location.bool() }
         return truth
     }
 
-    /// `randomChangesDuring`: windows as `activeHours`, each with the
-    /// changes one opening brings on average.
-    func decodeChangeWindows(_ value: ValueReader) throws(ScenarioError) -> [ChangeWindow] {
-        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "no bursts of changes")
+    /// `randomChangesDuring` and `viewsDuring`: windows as `activeHours`,
+    /// each with the events one opening brings on average.
+    func decodeBurstWindows(_ value: ValueReader, maximumExpected: Double) throws(ScenarioError) -> [BurstWindow] {
+        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "no bursts")
         guard list.count <= MeasuredHours.maximumWindows else {
             throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
         }
         var errors = ScenarioErrorList()
         let windows = list.compactMap { item in
-            errors.collect { () throws(ScenarioError) -> ChangeWindow in
+            errors.collect { () throws(ScenarioError) -> BurstWindow in
                 let window = try decodeActiveWindow(item, alsoAllowing: ["expected"])
-                let expected = try item.object().required("expected").double(in: 0...10_000)
-                return ChangeWindow(window: window, expected: expected)
+                let expected = try item.object().required("expected").double(in: 0...maximumExpected)
+                return BurstWindow(window: window, expected: expected)
             }
         }
         try errors.throwIfAny()

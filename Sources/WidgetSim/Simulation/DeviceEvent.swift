@@ -8,6 +8,8 @@ enum DeviceEvent: Sendable {
     case widgetAdded(widget: Int32)
     case dayStarted(day: Int32)
     case pageViewed(page: Int32, day: Int32)
+    /// One of the page's bursts of views (`viewsDuring`) that opened on local day `day`.
+    case pageViewedInWindow(page: Int32, day: Int32)
     case appSessionStarted(app: Int32, day: Int32)
     case appSessionEnded(app: Int32, day: Int32, scheduleNext: Bool)
     case mediaSessionStarted(app: Int32, day: Int32)

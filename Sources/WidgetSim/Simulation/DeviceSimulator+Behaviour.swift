@@ -51,6 +51,9 @@ extension DeviceSimulator {
             for hour in 0..<24 { viewRates[24 * slot + hour] = arrivals.hourlyRate(shape: setup.user.hourlyActivity[hour]) }
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
+        for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) && viewBurstRandoms[page] != nil {
+            scheduleNextWindowView(page, day: day, after: now - 1)
+        }
         for app in setup.apps.indices where !widgetsOfApp.isEmpty(app) {
             scheduleNextAppSession(app, day: day, after: max(now, plan.wake) - 1)
             scheduleNextMediaSession(app, day: day, after: max(now, plan.wake) - 1)
@@ -376,16 +379,35 @@ extension DeviceSimulator {
     /// The next of the bursts of changes in the windows that open on local
     /// day `day` (each opening whole, past midnight too), after `after`.
     mutating func scheduleNextWindowChange(_ widget: Int, day: Int, after: SimTime) {
+        let openings = openings(of: widgets[widget].setup.truth.randomChangesDuring, day: day)
+        if let next = Self.nextBurstArrival(openings, after: after, random: &widgets[widget].windowChangeRandom!) {
+            queue.schedule(.truthChangedInWindow(widget: Int32(widget), day: Int32(day)), at: next)
+        }
+    }
+
+    /// The next of the page's bursts of views in the windows that open on
+    /// local day `day`, after `after`.
+    mutating func scheduleNextWindowView(_ page: Int, day: Int, after: SimTime) {
+        let openings = openings(of: setup.pages[page].viewsDuring, day: day)
+        if let next = Self.nextBurstArrival(openings, after: after, random: &viewBurstRandoms[page]!) {
+            queue.schedule(.pageViewedInWindow(page: Int32(page), day: Int32(day)), at: next)
+        }
+    }
+
+    mutating func viewPageInWindow(_ page: Int, day: Int) {
+        lookAtPage(page)
+        scheduleNextWindowView(page, day: day, after: now)
+    }
+
+    /// Each opening of `bursts` on local day `day`: its span (past midnight
+    /// for a window that crosses it) and its rate, expected events a second.
+    func openings(of bursts: [BurstWindow], day: Int) -> [(from: SimTime, to: SimTime, rate: Double)] {
         let start = calendar.startOfDay(day)
         let weekday = calendar.weekday(start).rawValue
-        // Each opening today: its span and its rate, expected changes per second.
-        let openings = widgets[widget].setup.truth.randomChangesDuring.compactMap { burst -> (from: SimTime, to: SimTime, rate: Double)? in
+        return bursts.compactMap { burst in
             guard burst.window.weekdays[weekday], burst.window.length > 0, burst.expected > 0 else { return nil }
             let from = start + burst.window.fromSecond
             return (from, from + burst.window.length, burst.expected / Double(burst.window.length))
-        }
-        if let next = Self.nextBurstArrival(openings, after: after, random: &widgets[widget].windowChangeRandom!) {
-            queue.schedule(.truthChangedInWindow(widget: Int32(widget), day: Int32(day)), at: next)
         }
     }
 

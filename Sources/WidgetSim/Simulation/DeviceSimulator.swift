@@ -51,6 +51,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var oddPlanDay = Int.min
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: StateTable<RandomStream>
+    /// Arrivals of each page's bursts of views (`viewsDuring`); nil for a page without.
+    var viewBurstRandoms: [RandomStream?]
     /// Each page's view arrivals under each of the two day plans kept
     /// (slot `2·page + day parity`), prepared when the day starts.
     var viewArrivals: StateTable<PreparedArrivals>
@@ -152,6 +154,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         widgetsOfApp = IndexLists(listCount: device.apps.count, count: device.widgets.count) { device.widgets[$0].app }
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = StateTable(count: device.pages.count) { seed.derived("views", device.pages[$0].name).stream() }
+        // Derived only for a page that has bursts of views: a stream of their own.
+        viewBurstRandoms = device.pages.map { $0.viewsDuring.isEmpty ? nil : seed.derived("view-bursts", $0.name).stream() }
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
@@ -324,6 +328,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         case .widgetAdded(let widget): addWidget(Int(widget))
         case .dayStarted(let day): startDay(Int(day))
         case .pageViewed(let page, let day): viewPage(Int(page), day: Int(day))
+        case .pageViewedInWindow(let page, let day): viewPageInWindow(Int(page), day: Int(day))
         case .appSessionStarted(let app, let day): startAppSession(Int(app), day: Int(day))
         case .appSessionEnded(let app, let day, let scheduleNext): endAppSession(Int(app), day: Int(day), scheduleNext: scheduleNext)
         case .mediaSessionStarted(let app, let day): startMediaSession(Int(app), day: Int(day))

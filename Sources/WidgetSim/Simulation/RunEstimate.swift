@@ -248,6 +248,7 @@ public struct RunEstimate: Equatable, Sendable {
     /// Widget views a day: each page view shows every widget on the page.
     static func viewRowsPerDay(_ device: DeviceSetup, days: Int) -> Double {
         device.widgets.reduce(0) { $0 + device.pages[$1.page].viewsPerDay } * device.user.activityBound(days: days)
+            + device.widgets.reduce(0) { $0 + BurstWindow.perDay(device.pages[$1.page].viewsDuring) }
     }
 
     /// Each source of events and rows on one device, per day.
@@ -275,6 +276,10 @@ public struct RunEstimate: Equatable, Sendable {
         for (index, page) in device.pages.enumerated() {
             let onPage = Double(device.widgets.filter { $0.page == index }.count)
             add("\(path).pages[\(index)].viewsPerDay", events: page.viewsPerDay * activity, rows: page.viewsPerDay * activity * onPage)
+            if !page.viewsDuring.isEmpty {
+                let bursts = BurstWindow.perDay(page.viewsDuring)
+                add("\(path).pages[\(index)].viewsDuring", events: bursts, rows: bursts * onPage)
+            }
         }
         // Free reload requests each widget receives a day (F17), by widget.
         var freeRequests = [Double](repeating: 0, count: device.widgets.count)
@@ -298,7 +303,7 @@ public struct RunEstimate: Equatable, Sendable {
         }
         for (index, widget) in device.widgets.enumerated() {
             let field = "\(path).widgets[\(index)]"
-            let views = device.pages[widget.page].viewsPerDay * activity
+            let views = device.pages[widget.page].viewsPerDay * activity + BurstWindow.perDay(device.pages[widget.page].viewsDuring)
             freeRequests[index] += views * widget.tapsPerView
             let truth = widget.truth
             if let periodic = truth.periodic {

@@ -217,6 +217,10 @@ public struct PageSetup: Equatable, Sendable {
     public var name: String
     /// Expected views a day, spread over waking hours by the user's activity shape.
     public var viewsPerDay: Double
+    /// Looks besides them in windows of the week, awake or not (a match
+    /// the user follows on the widget): each opening brings its `expected`
+    /// views on average. Not scaled by a fleet's `viewsScale`.
+    public var viewsDuring: [BurstWindow] = []
 
     public init(name: String, viewsPerDay: Double) {
         self.name = name
@@ -291,7 +295,7 @@ public struct TruthSetup: Equatable, Sendable {
     /// its `expected` changes on average (goals and cards), at random
     /// instants within it, different in every replication. The content's
     /// own behaviour, not WidgetKit's.
-    public var randomChangesDuring: [ChangeWindow] = []
+    public var randomChangesDuring: [BurstWindow] = []
     public var reaction: TruthReaction = .none
     /// Significant location changes change this widget's truth (a location widget, F17, F21).
     public var changesWithLocation = false
@@ -301,9 +305,11 @@ public struct TruthSetup: Equatable, Sendable {
     }
 }
 
-/// A window of the week whose every opening brings `expected`
-/// unforeseen changes on average, spread evenly over it (Poisson).
-public struct ChangeWindow: Equatable, Sendable {
+/// A window of the week whose every opening brings `expected` events on
+/// average, spread evenly over it (Poisson): a match's goals
+/// (`TruthSetup.randomChangesDuring`), or the looks at the score while it
+/// is on (`PageSetup.viewsDuring`).
+public struct BurstWindow: Equatable, Sendable {
     public var window: ActiveWindow
     public var expected: Double
 
@@ -313,11 +319,16 @@ public struct ChangeWindow: Equatable, Sendable {
     }
 }
 
+extension BurstWindow {
+    /// The events `bursts` bring in an average day.
+    public static func perDay(_ bursts: [BurstWindow]) -> Double {
+        bursts.reduce(0) { $0 + $1.expected * Double($1.window.weekdays.filter { $0 }.count) / 7 }
+    }
+}
+
 extension TruthSetup {
     /// The changes `randomChangesDuring` brings in an average day.
-    public var windowChangesPerDay: Double {
-        randomChangesDuring.reduce(0) { $0 + $1.expected * Double($1.window.weekdays.filter { $0 }.count) / 7 }
-    }
+    public var windowChangesPerDay: Double { BurstWindow.perDay(randomChangesDuring) }
 }
 
 /// Where a widget's provider comes from.
