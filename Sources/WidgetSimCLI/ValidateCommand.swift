@@ -78,11 +78,13 @@ struct ValidateCommand: Command {
         case .push: reaction = ", each pushed"
         case .reloadKind, .reloadAll: reaction = ", each telling the app"
         }
+        // The reaction once, after the last kind of unforeseen change.
+        let bursts = !truth.randomChangesDuring.isEmpty
         if truth.randomChangesPerDay > 0 {
             let count = truth.randomChangesPerDay
-            parts.append("\(DurationText.plain(count)) unforeseen change\(count == 1 ? "" : "s") a day\(reaction)")
+            parts.append("\(DurationText.plain(count)) unforeseen change\(count == 1 ? "" : "s") a day\(bursts ? "" : reaction)")
         }
-        if !truth.randomChangesDuring.isEmpty {
+        if bursts {
             let windows = MeasuredHours(truth.randomChangesDuring.map(\.window)).summary
             parts.append("bursts of unforeseen changes in \(windows) (\(FixedDecimal.format(truth.windowChangesPerDay, decimals: 1)) a day on average)\(reaction)")
         }

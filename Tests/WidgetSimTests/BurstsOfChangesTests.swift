@@ -63,17 +63,47 @@ struct BurstsOfChangesTests {
     @Test func overlappingOpeningsAddTheirRates() {
         var random = StreamSeed(9).stream()
         var count = 0
-        var after = 0
+        var after = 0.0
+        let openings = [BurstArrivals.Opening(from: 0, to: 1_000, rate: 0.1), BurstArrivals.Opening(from: 500, to: 1_000, rate: 0.2)]
         // 100 expected in [0, 1000), 100 more in [500, 1000).
-        while let next = DeviceSimulator<MetricsObserver>.nextBurstArrival(
-            [(from: 0, to: 1_000, rate: 0.1), (from: 500, to: 1_000, rate: 0.2)], after: after, random: &random) {
+        while let next = BurstArrivals.nextArrival(openings, after: after, random: &random) {
             #expect(next > after && next < 1_000)
             count += 1
             after = next
         }
-        #expect((120...190).contains(count), "\(count)")
-        #expect(DeviceSimulator<MetricsObserver>.nextBurstArrival([], after: 0, random: &random) == nil)
-        #expect(DeviceSimulator<MetricsObserver>.nextBurstArrival([(from: 0, to: 10, rate: 1)], after: 10, random: &random) == nil)
+        #expect((160...240).contains(count), "\(count)")
+        #expect(BurstArrivals.nextArrival([], after: 0, random: &random) == nil)
+        #expect(BurstArrivals.nextArrival([BurstArrivals.Opening(from: 0, to: 10, rate: 1)], after: 10, random: &random) == nil)
+    }
+
+    /// A dense window (more than one change a second) keeps its count: the
+    /// chain runs in continuous time and several changes share a second,
+    /// all inside the window (the red team's 12:00–12:01 with 30 expected
+    /// had counts 6 % high and changes at 12:01:00).
+    @Test func aDenseWindowKeepsItsCountAndItsEdges() throws {
+        var total = 0
+        for seed in 1...20 {
+            let text = Self.scenario(seed: seed, bursts: #"[ { "from": "12:00", "to": "12:01", "expected": 30 } ]"#)
+            let setup = try ScenarioLoader.decodeDocument(text, file: "s.json").base
+            let calendar = setup.calendar(of: setup.devices[0])
+            let window = MeasuredHours([setup.devices[0].widgets[0].truth.randomChangesDuring[0].window])
+            let changes = try Simulation.run(setup).contentChanges
+            #expect(changes.allSatisfy { window.contains($0.time, calendar: calendar) }, "seed \(seed)")
+            total += changes.count
+        }
+        // 20 runs of 28 days, 30 each: 16,800 expected, sd 130.
+        #expect((16_300...17_300).contains(total), "\(total)")
+    }
+
+    /// An opening that began before the run brings none, as documented: a
+    /// run starting at 21:00 skips that evening's 20:00–22:00.
+    @Test func anOpeningThatBeganBeforeTheRunBringsNone() throws {
+        let text = Self.scenario(bursts: #"[ { "from": "20:00", "to": "22:00", "expected": 1000 } ]"#)
+            .replacingOccurrences(of: #""days": 28"#, with: #""days": 1, "start": "2026-03-02T21:00", "utcOffset": "+01:00""#)
+        let setup = try ScenarioLoader.decodeDocument(text, file: "s.json").base
+        // The next evening's opening, 23 hours in, is inside the day's run.
+        let changes = try Simulation.run(setup).contentChanges
+        #expect(!changes.isEmpty && changes.allSatisfy { $0.time >= 23 * Seconds.hour }, "\(changes.prefix(3))")
     }
 
     /// The bursts draw from a stream of their own: the views and the

@@ -51,8 +51,8 @@ extension DeviceSimulator {
             for hour in 0..<24 { viewRates[24 * slot + hour] = arrivals.hourlyRate(shape: setup.user.hourlyActivity[hour]) }
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
-        for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) && viewBurstRandoms[page] != nil {
-            scheduleNextWindowView(page, day: day, after: now - 1)
+        for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) && viewBursts[page] != nil {
+            scheduleNextWindowView(page, day: day, start: now)
         }
         for app in setup.apps.indices where !widgetsOfApp.isEmpty(app) {
             scheduleNextAppSession(app, day: day, after: max(now, plan.wake) - 1)
@@ -69,7 +69,7 @@ extension DeviceSimulator {
         }
         for widget in widgets.indices {
             scheduleNextTruthChange(widget, day: day, after: now - 1)
-            if widgets[widget].windowChangeRandom != nil { scheduleNextWindowChange(widget, day: day, after: now - 1) }
+            if widgets[widget].changeBursts != nil { scheduleNextWindowChange(widget, day: day, start: now) }
         }
         let tomorrow = calendar.startOfDay(day + 1)
         if tomorrow < endTime {
@@ -377,66 +377,45 @@ extension DeviceSimulator {
     }
 
     /// The next of the bursts of changes in the windows that open on local
-    /// day `day` (each opening whole, past midnight too), after `after`.
-    mutating func scheduleNextWindowChange(_ widget: Int, day: Int, after: SimTime) {
+    /// day `day` (each opening whole, past midnight too); `start` begins
+    /// the day's chain.
+    mutating func scheduleNextWindowChange(_ widget: Int, day: Int, start: SimTime? = nil) {
         let openings = openings(of: widgets[widget].setup.truth.randomChangesDuring, day: day)
-        if let next = Self.nextBurstArrival(openings, after: after, random: &widgets[widget].windowChangeRandom!) {
+        if let next = widgets[widget].changeBursts!.next(openings, day: day, start: start) {
             queue.schedule(.truthChangedInWindow(widget: Int32(widget), day: Int32(day)), at: next)
         }
     }
 
     /// The next of the page's bursts of views in the windows that open on
-    /// local day `day`, after `after`.
-    mutating func scheduleNextWindowView(_ page: Int, day: Int, after: SimTime) {
+    /// local day `day`; `start` begins the day's chain.
+    mutating func scheduleNextWindowView(_ page: Int, day: Int, start: SimTime? = nil) {
         let openings = openings(of: setup.pages[page].viewsDuring, day: day)
-        if let next = Self.nextBurstArrival(openings, after: after, random: &viewBurstRandoms[page]!) {
+        if let next = viewBursts[page]!.next(openings, day: day, start: start) {
             queue.schedule(.pageViewedInWindow(page: Int32(page), day: Int32(day)), at: next)
         }
     }
 
     mutating func viewPageInWindow(_ page: Int, day: Int) {
         lookAtPage(page)
-        scheduleNextWindowView(page, day: day, after: now)
+        scheduleNextWindowView(page, day: day)
     }
 
-    /// Each opening of `bursts` on local day `day`: its span (past midnight
-    /// for a window that crosses it) and its rate, expected events a second.
-    func openings(of bursts: [BurstWindow], day: Int) -> [(from: SimTime, to: SimTime, rate: Double)] {
+    /// Each opening of `bursts` on local day `day`, past midnight for a
+    /// window that crosses it. An opening that began before the run (on
+    /// the day that holds its start) brings none, as one the day before.
+    func openings(of bursts: [BurstWindow], day: Int) -> [BurstArrivals.Opening] {
         let start = calendar.startOfDay(day)
         let weekday = calendar.weekday(start).rawValue
         return bursts.compactMap { burst in
-            guard burst.window.weekdays[weekday], burst.window.length > 0, burst.expected > 0 else { return nil }
             let from = start + burst.window.fromSecond
-            return (from, from + burst.window.length, burst.expected / Double(burst.window.length))
+            guard burst.window.weekdays[weekday], burst.window.length > 0, burst.expected > 0, from >= 0 else { return nil }
+            return BurstArrivals.Opening(from: from, to: from + burst.window.length, rate: burst.expected / Double(burst.window.length))
         }
-    }
-
-    /// The next arrival after `after` of a Poisson process whose rate is the
-    /// sum of the rates of the openings that hold the instant: one
-    /// exponential draw of hazard, spent along the instants where the total
-    /// rate changes. Nil when the openings end first.
-    static func nextBurstArrival(
-        _ openings: [(from: SimTime, to: SimTime, rate: Double)], after: SimTime, random: inout RandomStream
-    ) -> SimTime? {
-        guard !openings.isEmpty else { return nil }
-        var hazard = random.nextExponential(mean: 1)
-        let edges = openings.flatMap { [$0.from, $0.to] }.filter { $0 > after }.sorted()
-        var cursor = after
-        for edge in edges where edge > cursor {
-            let rate = openings.reduce(0.0) { $0 + ($1.from <= cursor && cursor < $1.to ? $1.rate : 0) }
-            let span = Double(edge - cursor)
-            if rate > 0 && hazard < rate * span {
-                return max(after + 1, cursor + Int(hazard / rate))
-            }
-            hazard -= rate * span
-            cursor = edge
-        }
-        return nil
     }
 
     mutating func changeTruthInWindow(_ widget: Int, day: Int) {
         applyTruthChange(widget)
-        scheduleNextWindowChange(widget, day: day, after: now)
+        scheduleNextWindowChange(widget, day: day)
     }
 
     /// The widget's content changes in a way no entry foresaw (a tap's action,

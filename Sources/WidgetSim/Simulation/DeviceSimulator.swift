@@ -52,7 +52,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: StateTable<RandomStream>
     /// Arrivals of each page's bursts of views (`viewsDuring`); nil for a page without.
-    var viewBurstRandoms: [RandomStream?]
+    var viewBursts: [BurstArrivals?]
     /// Each page's view arrivals under each of the two day plans kept
     /// (slot `2·page + day parity`), prepared when the day starts.
     var viewArrivals: StateTable<PreparedArrivals>
@@ -155,7 +155,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = StateTable(count: device.pages.count) { seed.derived("views", device.pages[$0].name).stream() }
         // Derived only for a page that has bursts of views: a stream of their own.
-        viewBurstRandoms = device.pages.map { $0.viewsDuring.isEmpty ? nil : seed.derived("view-bursts", $0.name).stream() }
+        viewBursts = device.pages.map { $0.viewsDuring.isEmpty ? nil : BurstArrivals(random: seed.derived("view-bursts", $0.name).stream()) }
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
@@ -226,7 +226,7 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
                 truthRandom: widgetSeed.derived("truth").stream(),
                 notificationRandom: widgetSeed.derived("notifications").stream(),
                 truth: truth,
-                windowChangeRandom: widget.truth.randomChangesDuring.isEmpty ? nil : widgetSeed.derived("truth-windows").stream(),
+                changeBursts: widget.truth.randomChangesDuring.isEmpty ? nil : BurstArrivals(random: widgetSeed.derived("truth-windows").stream()),
                 launchRandom: widgetSeed.derived("launch").stream(),
                 repeatRandom: widgetSeed.derived("repeats").stream()
             )

@@ -310,7 +310,8 @@ public struct RunEstimate: Equatable, Sendable {
                 add("\(field).truth.changeEvery", events: Double(Seconds.day) / Double(max(1, periodic.period)))
             }
             add("\(field).truth.scheduledChanges", events: Double(truth.scheduledChanges.count) / Double(max(1, days)))
-            let random = truth.randomChangesPerDay + truth.windowChangesPerDay
+            let random = truth.randomChangesPerDay
+            let bursts = truth.windowChangesPerDay
             // A change, its notification, and a request to each widget it
             // reloads (F16, F19), each of which may be withheld (one row).
             var reached: [Int] = []
@@ -322,10 +323,16 @@ public struct RunEstimate: Equatable, Sendable {
             case .reloadAll:
                 reached = device.widgets.indices.filter { device.widgets[$0].app == widget.app }
             }
-            for other in reached { budgetedRequests[other] += random }
+            for other in reached { budgetedRequests[other] += random + bursts }
             let fanOut = Double(reached.count)
             add("\(field).truth.randomChangesPerDay",
                 events: random * (reached.isEmpty ? 1 : 2 + 2 * fanOut), rows: random * fanOut)
+            if bursts > 0 {
+                // Each change is also a row of its own (a content change kept
+                // for the time to fresh), which matters at a burst's rates.
+                add("\(field).truth.randomChangesDuring",
+                    events: bursts * (reached.isEmpty ? 1 : 2 + 2 * fanOut), rows: bursts * (1 + fanOut))
+            }
         }
         for action in device.script {
             switch action.action {

@@ -23,9 +23,9 @@ struct WidgetRuntime {
     var notificationRandom: RandomStream
     var truth: ContentTruth
     /// Arrivals of the truth's bursts of changes (`randomChangesDuring`),
-    /// derived only for a widget that has them: a stream of their own, so
-    /// they move no other draw.
-    var windowChangeRandom: RandomStream? = nil
+    /// only for a widget that has them: a stream of their own, so they move
+    /// no other draw.
+    var changeBursts: BurstArrivals? = nil
 
     /// The installed timeline.
     var entries: [ScheduledEntry] = []
