@@ -11,7 +11,10 @@
 /// second of exposure per arrival, and bias a dense window's count.
 struct BurstArrivals {
     var random: RandomStream
-    var cursors: [Double] = [0, 0]
+    /// Where the chains of the even and the odd days stand (two stored
+    /// values, not an array: nothing to allocate or retain).
+    var evenCursor = 0.0
+    var oddCursor = 0.0
 
     init(random: RandomStream) {
         self.random = random
@@ -21,10 +24,10 @@ struct BurstArrivals {
     /// `openings`, from where the chain stands (`start` begins it: the
     /// day's start, or the run's); nil when its openings end first.
     mutating func next(_ openings: [Opening], day: Int, start: SimTime? = nil) -> SimTime? {
-        let slot = day & 1
-        if let start { cursors[slot] = Double(start) }
-        guard let arrival = Self.nextArrival(openings, after: cursors[slot], random: &random) else { return nil }
-        cursors[slot] = arrival
+        let even = day & 1 == 0
+        if let start { if even { evenCursor = Double(start) } else { oddCursor = Double(start) } }
+        guard let arrival = Self.nextArrival(openings, after: even ? evenCursor : oddCursor, random: &random) else { return nil }
+        if even { evenCursor = arrival } else { oddCursor = arrival }
         return SimTime(arrival)
     }
 

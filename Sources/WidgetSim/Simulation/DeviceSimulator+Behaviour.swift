@@ -51,7 +51,7 @@ extension DeviceSimulator {
             for hour in 0..<24 { viewRates[24 * slot + hour] = arrivals.hourlyRate(shape: setup.user.hourlyActivity[hour]) }
             scheduleNextView(page, day: day, after: max(now, plan.wake) - 1)
         }
-        for page in setup.pages.indices where !widgetsOnPage.isEmpty(page) && viewBursts[page] != nil {
+        for page in viewBursts.indices where viewBursts[page] != nil && !widgetsOnPage.isEmpty(page) {
             scheduleNextWindowView(page, day: day, start: now)
         }
         for app in setup.apps.indices where !widgetsOfApp.isEmpty(app) {

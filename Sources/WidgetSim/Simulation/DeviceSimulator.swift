@@ -51,7 +51,8 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
     var oddPlanDay = Int.min
     var dayRandom = RandomStream(seed: 0)
     var pageRandoms: StateTable<RandomStream>
-    /// Arrivals of each page's bursts of views (`viewsDuring`); nil for a page without.
+    /// Arrivals of each page's bursts of views (`viewsDuring`); nil for a
+    /// page without, and empty when no page has them.
     var viewBursts: [BurstArrivals?]
     /// Each page's view arrivals under each of the two day plans kept
     /// (slot `2·page + day parity`), prepared when the day starts.
@@ -155,7 +156,10 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
         hasLocationWidgets = device.widgets.contains { $0.truth.changesWithLocation }
         pageRandoms = StateTable(count: device.pages.count) { seed.derived("views", device.pages[$0].name).stream() }
         // Derived only for a page that has bursts of views: a stream of their own.
-        viewBursts = device.pages.map { $0.viewsDuring.isEmpty ? nil : BurstArrivals(random: seed.derived("view-bursts", $0.name).stream()) }
+        // Empty, allocating nothing, on a device without them (a fleet's every device, most often).
+        viewBursts = device.pages.contains { !$0.viewsDuring.isEmpty }
+            ? device.pages.map { $0.viewsDuring.isEmpty ? nil : BurstArrivals(random: seed.derived("view-bursts", $0.name).stream()) }
+            : []
         viewArrivals = StateTable(repeating: PreparedArrivals.inactive, count: 2 * device.pages.count)
         viewRates = StateTable(repeating: 0, count: 2 * device.pages.count * 24)
         let widgetsOnPage = self.widgetsOnPage
