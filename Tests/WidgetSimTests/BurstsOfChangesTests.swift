@@ -123,12 +123,7 @@ struct BurstsOfChangesTests {
 
     @Test func burstsAreCheckedWindowByWindow() {
         func errors(_ bursts: String) -> [String] {
-            do {
-                _ = try ScenarioLoader.decodeDocument(Self.scenario(bursts: bursts), file: "s.json")
-                return []
-            } catch {
-                return error.lines
-            }
+            ScenarioLoader.errorLines(Self.scenario(bursts: bursts), file: "s.json")
         }
         let two = errors(#"[ { "days": ["tue"], "from": "20:00", "to": "22:00" }, { "from": "20:00", "to": "22:00", "expected": -1 } ]"#)
         #expect(two.count == 2, "\(two)")

@@ -142,12 +142,7 @@ struct MeasuredHoursTests {
 
     @Test func measuredHoursAreCheckedWindowByWindowAndRefusedOnAFleet() {
         func errors(_ measureDuring: String) -> [String] {
-            do {
-                _ = try ScenarioLoader.decodeDocument(Self.scenario(measureDuring: measureDuring), file: "m.json")
-                return []
-            } catch {
-                return error.lines
-            }
+            ScenarioLoader.errorLines(Self.scenario(measureDuring: measureDuring), file: "m.json")
         }
         #expect(errors(#""measureDuring": [],"#).first?.contains("field 'measureDuring': the list is empty") == true)
         let two = errors(#""measureDuring": [ { "from": "19:00", "to": "19:00" }, { "days": ["sat", "tues"], "from": "15:00", "to": "17:00" } ],"#)

@@ -139,3 +139,15 @@ struct FunctionProvider: TimelineProvider {
         return make(context.now)
     }
 }
+
+extension ScenarioLoader {
+    /// The `error:` lines a scenario's text gets, in file order; empty when it loads.
+    static func errorLines(_ text: String, file: String) -> [String] {
+        do {
+            _ = try decodeDocument(text, file: file)
+            return []
+        } catch {
+            return error.lines
+        }
+    }
+}
