@@ -193,20 +193,11 @@ extension ScenarioDecoder {
     /// `randomChangesDuring` and `viewsDuring`: windows as `activeHours`,
     /// each with the events one opening brings on average.
     func decodeBurstWindows(_ value: ValueReader, maximumExpected: Double) throws(ScenarioError) -> [BurstWindow] {
-        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "no bursts")
-        guard list.count <= MeasuredHours.maximumWindows else {
-            throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
+        try decodeWindowList(value, leaveOut: "no bursts") { item throws(ScenarioError) -> BurstWindow in
+            let window = try decodeActiveWindow(item, alsoAllowing: ["expected"])
+            let expected = try item.object().required("expected").double(in: 0...maximumExpected)
+            return BurstWindow(window: window, expected: expected)
         }
-        var errors = ScenarioErrorList()
-        let windows = list.compactMap { item in
-            errors.collect { () throws(ScenarioError) -> BurstWindow in
-                let window = try decodeActiveWindow(item, alsoAllowing: ["expected"])
-                let expected = try item.object().required("expected").double(in: 0...maximumExpected)
-                return BurstWindow(window: window, expected: expected)
-            }
-        }
-        try errors.throwIfAny()
-        return windows
     }
 
     func decodeActiveWindow(_ value: ValueReader, alsoAllowing extra: [String] = []) throws(ScenarioError) -> ActiveWindow {

@@ -103,20 +103,32 @@ struct ScenarioDecoder {
     /// `measureDuring`: a list of windows, each as a truth's `activeHours`
     /// (`{"days": [...], "from": "HH:MM", "to": "HH:MM"}`).
     func decodeMeasuredHours(_ value: ValueReader) throws(ScenarioError) -> MeasuredHours {
-        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: "every view, at any hour")
-        guard list.count <= MeasuredHours.maximumWindows else {
-            throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
+        let decoded = try decodeWindowList(value, leaveOut: "every view, at any hour") { item throws(ScenarioError) in
+            try decodeActiveWindow(item)
         }
-        // Windows do not depend on each other: each one's errors are reported.
-        var errors = ScenarioErrorList()
-        let decoded = list.compactMap { item in errors.collect { () throws(ScenarioError) in try decodeActiveWindow(item) } }
-        try errors.throwIfAny()
         // A window every day from 00:00 to 24:00 holds every view; one
         // written twice holds no more than once.
         if decoded.contains(where: { !$0.weekdays.contains(false) && $0.length == Seconds.day }) { return MeasuredHours() }
         var windows: [ActiveWindow] = []
         for window in decoded where !windows.contains(window) { windows.append(window) }
         return MeasuredHours(windows)
+    }
+
+    /// A non-empty list of at most `MeasuredHours.maximumWindows` windows
+    /// (`measureDuring`, `randomChangesDuring`, `viewsDuring`), each decoded
+    /// by `decode`; windows do not depend on each other, so each one's
+    /// errors are reported.
+    func decodeWindowList<Window>(
+        _ value: ValueReader, leaveOut meaning: String, _ decode: (ValueReader) throws(ScenarioError) -> Window
+    ) throws(ScenarioError) -> [Window] {
+        let list = try ScenarioDecoder.nonEmpty(value, leaveOut: meaning)
+        guard list.count <= MeasuredHours.maximumWindows else {
+            throw value.invalid("\(list.count) windows", allowed: "1...\(MeasuredHours.maximumWindows) windows")
+        }
+        var errors = ScenarioErrorList()
+        let windows = list.compactMap { item in errors.collect { () throws(ScenarioError) in try decode(item) } }
+        try errors.throwIfAny()
+        return windows
     }
 
     /// Each item of a list whose items do not depend on each other, decoded
