@@ -92,6 +92,64 @@ struct FastPathTests {
         #expect(needingMore > 50)
     }
 
+    /// An exponential draw whose first try is inlined and whose rest runs
+    /// out of line is the one-loop ziggurat draw, bit for bit, and leaves
+    /// the stream where it left it, in the tail and the wedges as well.
+    @Test func anExponentialDrawSplitAtItsFirstTryIsTheOneLoopDraw() {
+        func oneLoopDraw(_ random: inout RandomStream) -> Double {
+            let x = { (layer: Int) in Double(bitPattern: ExponentialZiggurat.xBits[layer]) }
+            let f = { (layer: Int) in Double(bitPattern: ExponentialZiggurat.fBits[layer]) }
+            while true {
+                let bits = random.next()
+                let layer = Int(bits & 0xFF)
+                let candidate = Double(bits >> 11) * 0x1.0p-53 * x(layer)
+                if candidate < x(layer + 1) { return candidate }
+                if layer == 0 { return ExponentialZiggurat.tailStart - DeterministicMath.log(1 - random.nextUnit()) }
+                if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < DeterministicMath.exp(-candidate) { return candidate }
+            }
+        }
+        var split = RandomStream(seed: 31)
+        var reference = RandomStream(seed: 31)
+        var beyondFirstTry = 0
+        for index in 0..<200_000 {
+            var probe = reference
+            let firstBits = probe.next()
+            let layer = Int(firstBits & 0xFF)
+            if Double(firstBits >> 11) * 0x1.0p-53 * Double(bitPattern: ExponentialZiggurat.xBits[layer])
+                >= Double(bitPattern: ExponentialZiggurat.xBits[layer + 1]) {
+                beyondFirstTry += 1
+            }
+            let expected = oneLoopDraw(&reference)
+            #expect(split.nextExponential(mean: 1).bitPattern == expected.bitPattern, "draw \(index)")
+            #expect(split.next() == reference.next(), "stream after draw \(index)")
+        }
+        // About 1 % of first tries miss their layer's rectangle.
+        #expect(beyondFirstTry > 1_000, "only \(beyondFirstTry) draws went past the first try")
+    }
+
+    /// The normal ziggurat's first try sets the sign from bit 7 by flipping
+    /// the sign bit, which is what negating the candidate did.
+    @Test func aNormalFirstTrysSignIsTheNegatedCandidate() {
+        var random = RandomStream(seed: 32)
+        var negatives = 0
+        for _ in 0..<100_000 {
+            let bits = random.next()
+            let layer = Int(bits & 0x7F)
+            let candidate = Double(bits >> 11) * 0x1.0p-53 * Double(bitPattern: NormalZiggurat.xBits[layer])
+            guard candidate < Double(bitPattern: NormalZiggurat.xBits[layer + 1]) else {
+                #expect(NormalZiggurat.firstTry(bits) == nil)
+                continue
+            }
+            let expected = bits & 0x80 != 0 ? -candidate : candidate
+            #expect(NormalZiggurat.firstTry(bits)?.bitPattern == expected.bitPattern, "\(bits)")
+            if expected < 0 { negatives += 1 }
+        }
+        // A zero candidate keeps its sign too: -0 for bit 7 set, as negation gives.
+        #expect(NormalZiggurat.firstTry(0x80)?.bitPattern == (-0.0).bitPattern)
+        #expect(NormalZiggurat.firstTry(0)?.bitPattern == (0.0).bitPattern)
+        #expect(negatives > 40_000)
+    }
+
     @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
         var random = RandomStream(seed: 3)
         for _ in 0..<200 {

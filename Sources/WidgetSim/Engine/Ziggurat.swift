@@ -28,13 +28,26 @@ enum ExponentialZiggurat {
     }()
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
-    /// One draw from the exponential distribution with mean 1.
+    /// One draw from the exponential distribution with mean 1: the first
+    /// try inline, where almost every draw ends, and the rest out of line
+    /// (`drawAfterFirstTry`), so that inlining it into every view costs
+    /// little code (README, "Speed").
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
+        let bits = random.next()
+        let candidate = Double(bits >> 11) * 0x1.0p-53 * Double(bitPattern: xBits[Int(bits & 0xFF)])
+        if candidate < Double(bitPattern: xBits[Int(bits & 0xFF) + 1]) { return candidate }
+        return drawAfterFirstTry(bits, using: &random)
+    }
+
+    /// The rest of `draw` for 64 bits whose candidate fell outside its
+    /// layer's rectangle: the tail, a wedge, or a new try.
+    @inline(never)
+    static func drawAfterFirstTry(_ firstBits: UInt64, using random: inout RandomStream) -> Double {
         let x = { (layer: Int) in Double(bitPattern: xBits[layer]) }
         let f = { (layer: Int) in Double(bitPattern: fBits[layer]) }
+        var bits = firstBits
         while true {
-            let bits = random.next()
             let layer = Int(bits & 0xFF)
             let u = Double(bits >> 11) * 0x1.0p-53
             let candidate = u * x(layer)
@@ -46,6 +59,7 @@ enum ExponentialZiggurat {
             if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < DeterministicMath.exp(-candidate) {
                 return candidate
             }
+            bits = random.next()
         }
     }
 }
@@ -83,7 +97,9 @@ enum NormalZiggurat {
         let layer = Int(bits & 0x7F)
         let candidate = Double(bits >> 11) * 0x1.0p-53 * Double(bitPattern: xBits[layer])
         guard candidate < Double(bitPattern: xBits[layer + 1]) else { return nil }
-        return bits & 0x80 != 0 ? -candidate : candidate
+        // The sign bit set from bit 7 without a branch, which a random sign
+        // mispredicts half the time: `-candidate` flips exactly that bit.
+        return Double(bitPattern: candidate.bitPattern ^ ((bits & 0x80) << 56))
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").

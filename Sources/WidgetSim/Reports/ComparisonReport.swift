@@ -274,7 +274,7 @@ public struct ComparisonReport {
         if let runnerUp = ranking.first(where: { row in row.isRanked && row.variant != best.variant && !twins.contains { $0.variant == row.variant } }) {
             let gap = comparison.stalenessGap(from: best, to: runnerUp)
             out += "The runner-up, `\(runnerUp.variant)`, is staler by \(signedDuration(gap.mean)) of mean staleness"
-            if let low = gap.low, let high = gap.high {
+            if gap.low != nil, gap.high != nil {
                 out += " (\(pairedInterval(gap))): "
                 if gap.excludesZero {
                     out += "**larger than the noise** between replications. " + tradeOff(best: best, runnerUp: runnerUp)

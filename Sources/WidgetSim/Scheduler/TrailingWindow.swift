@@ -44,10 +44,28 @@ public struct TrailingWindow: Sendable {
     private func firstIndexInWindow(at t: SimTime) -> Int {
         let cutoff = t - length
         return times.withUnsafeBufferPointer { times in
-            var index = head
-            while index < times.count && times[index] <= cutoff { index += 1 }
-            return index
+            TrailingWindow.skipExpired(from: head, to: times.count, in: times, cutoff: cutoff)
         }
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// The first index in `start ..< end` (or `end`) whose instant is after
+    /// `cutoff`, the instants being in time order. The first two steps are
+    /// taken without a branch: a question mostly finds none or one instant
+    /// newly out of the window, at random, and a loop's exit mispredicted
+    /// on them (README, "Speed"). Past the last instant the step reads the
+    /// last one again, and the bound masks it.
+    @inline(__always)
+    static func skipExpired(from start: Int, to end: Int, in times: UnsafeBufferPointer<SimTime>, cutoff: SimTime) -> Int {
+        guard start < end else { return start }
+        var index = start
+        for _ in 0..<2 {
+            let inside = index < end
+            let expired = times[inside ? index : end &- 1] <= cutoff
+            index &+= Int(unsafeBitCast(inside, to: UInt8.self) & unsafeBitCast(expired, to: UInt8.self))
+        }
+        while index < end && times[index] <= cutoff { index += 1 }
+        return index
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
@@ -61,9 +79,7 @@ public struct TrailingWindow: Sendable {
         return times.withUnsafeBufferPointer { times in
             var end = times.count
             while end > head && times[end - 1] > t { end -= 1 }
-            var start = head
-            while start < end && times[start] <= cutoff { start += 1 }
-            return end - start
+            return end - TrailingWindow.skipExpired(from: head, to: end, in: times, cutoff: cutoff)
         }
     }
 
