@@ -160,14 +160,37 @@ extension DeviceSimulator {
 
     // Always inlined, as `viewPage` above.
     /// Records what the widget shows now against the truth.
+    ///
+    /// What the widget shows changes only when the next entry's date comes,
+    /// the truth records an unpredictable change, or a timeline is
+    /// installed, and a page is viewed several times between two of those:
+    /// so it is worked out then (`refreshShown`, out of line) and a view
+    /// only compares its time with the stale instant (README, "Speed").
     @_transparent
     mutating func recordView(_ widget: Int) {
+        if now >= widgets[widget].shown.validUntil
+            || widgets[widget].shown.changeCount != widgets[widget].truth.unpredictableChangeCount {
+            refreshShown(widget)
+        }
+        let shown = widgets[widget].shown
+        // A change in the very second of the view is not yet visible at
+        // one-second resolution, so stale means "changed before this view".
+        let isStale = shown.hasNoData || shown.staleFrom < now
+        observer.widgetViewed(ViewRecord(
+            time: now, device: deviceIndex, widget: widget, shownEntryDate: shown.entryDate, dataAsOf: shown.dataAsOf,
+            staleness: isStale ? now - shown.staleFrom : 0, isStale: isStale))
+    }
+
+    /// Works out what the widget shows now, and until when.
+    @inline(never)
+    mutating func refreshShown(_ widget: Int) {
+        let changes = widgets[widget].truth.unpredictableChangeCount
         let count = widgets[widget].entries.count
         guard widgets[widget].hasTimeline, count > 0 else {
-            // The placeholder (F5) shows no data at all.
-            observer.widgetViewed(ViewRecord(
-                time: now, device: deviceIndex, widget: widget, shownEntryDate: nil, dataAsOf: nil,
-                staleness: now - schedules[widget].addedAt, isStale: true))
+            // The placeholder (F5) shows no data at all, until a timeline is installed.
+            widgets[widget].shown = ShownData(
+                validUntil: .max, changeCount: changes, hasNoData: true, staleFrom: schedules[widget].addedAt,
+                entryDate: nil, dataAsOf: nil)
             return
         }
         // F1: each entry shows from its date on; before the first, the first
@@ -177,32 +200,21 @@ extension DeviceSimulator {
         while shown + 1 < count && widgets[widget].entries[shown + 1].date <= now { shown += 1 }
         widgets[widget].shownEntry = shown
         let entry = widgets[widget].entries[shown]
+        let validUntil = shown + 1 < count ? widgets[widget].entries[shown + 1].date : SimTime.max
         guard let fetchedAt = entry.dataFetchedAt else {
             // An entry with no data (the provider never got any) shows what
             // the placeholder shows: stale since the widget was added.
-            observer.widgetViewed(ViewRecord(
-                time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date, dataAsOf: nil,
-                staleness: now - schedules[widget].addedAt, isStale: true))
+            widgets[widget].shown = ShownData(
+                validUntil: validUntil, changeCount: changes, hasNoData: true, staleFrom: schedules[widget].addedAt,
+                entryDate: entry.date, dataAsOf: nil)
             return
         }
         // The entry's first mismatch depends only on the entry and on the
-        // unpredictable changes so far: the page is viewed several times
-        // between two reloads, so it is worked out once per entry.
-        let changes = widgets[widget].truth.unpredictableChangeCount
-        let mismatch: SimTime?
-        if widgets[widget].mismatchCache.entryIndex == shown && widgets[widget].mismatchCache.changeCount == changes {
-            mismatch = widgets[widget].mismatchCache.mismatch
-        } else {
-            mismatch = widgets[widget].truth.firstMismatch(fetchedAt: fetchedAt, date: entry.date, isForecast: entry.isForecast)
-            widgets[widget].mismatchCache = MismatchCache(entryIndex: shown, changeCount: changes, mismatch: mismatch)
-        }
-        // A change in the very second of the view is not yet visible at
-        // one-second resolution, so stale means "changed before this view".
-        let isStale = mismatch.map { $0 < now } ?? false
-        observer.widgetViewed(ViewRecord(
-            time: now, device: deviceIndex, widget: widget, shownEntryDate: entry.date,
-            dataAsOf: entry.isForecast ? max(entry.date, fetchedAt) : fetchedAt,
-            staleness: isStale ? now - mismatch! : 0, isStale: isStale))
+        // unpredictable changes so far.
+        let mismatch = widgets[widget].truth.firstMismatch(fetchedAt: fetchedAt, date: entry.date, isForecast: entry.isForecast)
+        widgets[widget].shown = ShownData(
+            validUntil: validUntil, changeCount: changes, hasNoData: false, staleFrom: mismatch ?? .max,
+            entryDate: entry.date, dataAsOf: entry.isForecast ? max(entry.date, fetchedAt) : fetchedAt)
     }
 
     /// The user taps the widget itself, which opens its app (a widget URL).

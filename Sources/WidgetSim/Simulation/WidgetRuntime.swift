@@ -61,8 +61,8 @@ struct WidgetRuntime {
     /// When the push reload now withheld for want of push budget was delivered.
     var pushHeldSince: SimTime?
 
-    /// The shown entry's first mismatch with the truth, from the last view.
-    var mismatchCache = MismatchCache()
+    /// What the widget showed at the last view, and until when it shows it.
+    var shown = ShownData()
     /// The entry of the installed timeline shown at the last view.
     var shownEntry = 0
 
@@ -71,15 +71,25 @@ struct WidgetRuntime {
     mutating func installIncomingTimeline() {
         swap(&entries, &incoming)
         hasTimeline = true
-        mismatchCache = MismatchCache()
+        shown = ShownData()
         shownEntry = 0
     }
 }
 
-/// The first mismatch of one entry of the installed timeline, valid while
-/// the truth has recorded `changeCount` unpredictable changes.
-struct MismatchCache: Sendable {
-    var entryIndex = -1
+/// What a widget shows, as a view records it, and how long it stays so.
+struct ShownData: Sendable {
+    /// The shown entry stays the same before this instant (the next entry's
+    /// date); `.min` when it must be worked out at the next view.
+    var validUntil = SimTime.min
+    /// The truth's unpredictable changes when it was worked out: another one
+    /// may make the shown data out of date sooner.
     var changeCount = 0
-    var mismatch: SimTime?
+    /// The placeholder, or an entry with no data: stale at every view.
+    var hasNoData = true
+    /// The data is out of date after this instant: the entry's first
+    /// mismatch with the truth (`.max` for none), or when the widget was
+    /// added for no data.
+    var staleFrom = SimTime.max
+    var entryDate: SimTime?
+    var dataAsOf: SimTime?
 }
