@@ -55,7 +55,7 @@ struct PageViewWindows {
     /// Records a view of `page` at `t`, the current time.
     @inline(__always)
     mutating func record(page: Int, at t: SimTime) {
-        var ring = dropExpired(page: page, at: t)
+        var ring = dropExpired(page: page, at: t, branchFreeSteps: 2)
         #if WIDGETSIM_INTERNAL_CHECKS
         precondition(
             ring.count == 0 || times[ring.base + (ring.start + ring.count - 1) % ring.capacity] <= t,
@@ -74,7 +74,7 @@ struct PageViewWindows {
     /// The views of `page` in `(t - length, t]`, at the current time `t`.
     @inline(__always)
     mutating func count(page: Int, at t: SimTime) -> Int {
-        let ring = dropExpired(page: page, at: t)
+        let ring = dropExpired(page: page, at: t, branchFreeSteps: 0)
         rings[page] = ring
         return ring.count
     }
@@ -82,16 +82,18 @@ struct PageViewWindows {
     /// The page's ring without the views at or before `t - length`: they
     /// are out of every window from `t` on, as the clock never goes back.
     @inline(__always)
-    private func dropExpired(page: Int, at t: SimTime) -> Ring {
+    private func dropExpired(page: Int, at t: SimTime, branchFreeSteps: Int) -> Ring {
         let cutoff = t - length
         var ring = rings[page]
         guard ring.capacity > 0 else { return ring }
         let mask = ring.capacity &- 1
-        // The first two views leave without a branch: a view or a decision
-        // mostly finds none or one to drop, at random, and a loop's exit
-        // mispredicted on them (README, "Speed"). A slot past the views
-        // read while none are left holds an old instant; the count masks it.
-        for _ in 0..<2 {
+        // The first `branchFreeSteps` views leave without a branch. A view
+        // (two steps) mostly finds none or one to drop, at random, and a
+        // loop's exit mispredicted on them; a decision (none) comes just
+        // after a view has dropped them, and the steps cost more than they
+        // saved (README, "Speed"). A slot past the views read while none
+        // are left holds an old instant; the count masks it.
+        for _ in 0..<branchFreeSteps {
             let leaves = Int(
                 unsafeBitCast(ring.count > 0, to: UInt8.self) & unsafeBitCast(times[ring.base &+ ring.start] <= cutoff, to: UInt8.self))
             ring.start = (ring.start &+ leaves) & mask
