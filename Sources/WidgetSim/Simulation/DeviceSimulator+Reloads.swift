@@ -292,8 +292,13 @@ extension DeviceSimulator {
         }
 
         widgets[widget].callContext.beginCall(at: now, schedule: widgets[widget].truth.storage)
-        let policy = widgets[widget].provider.timeline(
-            in: &widgets[widget].callContext, into: &widgets[widget].incoming, timeLimit: parameters.providerTimeLimit)
+        // The widget's table keeps its provider alive through the call, and
+        // nothing the provider can reach replaces it: so the box is used
+        // without a retain (`unretainedBox`).
+        let timeLimit = parameters.providerTimeLimit
+        let policy = widgets[widget].provider.unretainedBox._withUnsafeGuaranteedRef { box in
+            box.timeline(in: &widgets[widget].callContext, into: &widgets[widget].incoming, timeLimit: timeLimit)
+        }
         let duration = widgets[widget].callContext.now - now
         let completesAt = now + min(duration, parameters.providerTimeLimit)
         let result: ReloadResult
