@@ -127,6 +127,44 @@ struct FastPathTests {
         #expect(beyondFirstTry > 1_000, "only \(beyondFirstTry) draws went past the first try")
     }
 
+    /// A normal draw whose first try is inlined and whose rest runs out of
+    /// line is the one-loop ziggurat draw, bit for bit, and leaves the
+    /// stream where it left it, in the tail and the wedges as well.
+    @Test func aNormalDrawSplitAtItsFirstTryIsTheOneLoopDraw() {
+        func oneLoopDraw(_ random: inout RandomStream) -> Double {
+            let x = { (layer: Int) in Double(bitPattern: NormalZiggurat.xBits[layer]) }
+            let f = { (layer: Int) in Double(bitPattern: NormalZiggurat.fBits[layer]) }
+            while true {
+                let bits = random.next()
+                if let value = NormalZiggurat.firstTry(bits) { return value }
+                let layer = Int(bits & 0x7F)
+                let negative = bits & 0x80 != 0
+                let candidate = Double(bits >> 11) * 0x1.0p-53 * x(layer)
+                if layer == 0 {
+                    while true {
+                        let tail = -DeterministicMath.log(1 - random.nextUnit()) / NormalZiggurat.tailStart
+                        let y = -DeterministicMath.log(1 - random.nextUnit())
+                        if 2 * y >= tail * tail { return negative ? -(NormalZiggurat.tailStart + tail) : NormalZiggurat.tailStart + tail }
+                    }
+                }
+                if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < NormalZiggurat.density(candidate) {
+                    return negative ? -candidate : candidate
+                }
+            }
+        }
+        var split = RandomStream(seed: 33)
+        var reference = RandomStream(seed: 33)
+        var beyondFirstTry = 0
+        for index in 0..<200_000 {
+            var probe = reference
+            if NormalZiggurat.firstTry(probe.next()) == nil { beyondFirstTry += 1 }
+            let expected = oneLoopDraw(&reference)
+            #expect(split.nextStandardNormal().bitPattern == expected.bitPattern, "draw \(index)")
+            #expect(split.next() == reference.next(), "stream after draw \(index)")
+        }
+        #expect(beyondFirstTry > 1_000, "only \(beyondFirstTry) draws went past the first try")
+    }
+
     /// The normal ziggurat's first try sets the sign from bit 7 by flipping
     /// the sign bit, which is what negating the candidate did.
     @Test func aNormalFirstTrysSignIsTheNegatedCandidate() {

@@ -8,6 +8,8 @@ extension RandomStream {
     }
 
     /// A standard normal draw (ziggurat).
+    /// Inlined: every reload draws one or two (README, "Speed").
+    @inline(__always)
     public mutating func nextStandardNormal() -> Double {
         NormalZiggurat.draw(using: &self)
     }

@@ -103,12 +103,24 @@ enum NormalZiggurat {
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// One standard normal draw: the first try inline, where almost every
+    /// draw ends, and the rest out of line (`drawAfterFirstTry`), as the
+    /// exponential's.
     @inline(__always)
     static func draw(using random: inout RandomStream) -> Double {
+        let bits = random.next()
+        if let value = firstTry(bits) { return value }
+        return drawAfterFirstTry(bits, using: &random)
+    }
+
+    /// The rest of `draw` for 64 bits whose candidate fell outside its
+    /// layer's rectangle: the tail, a wedge, or a new try.
+    @inline(never)
+    static func drawAfterFirstTry(_ firstBits: UInt64, using random: inout RandomStream) -> Double {
         let x = { (layer: Int) in Double(bitPattern: xBits[layer]) }
         let f = { (layer: Int) in Double(bitPattern: fBits[layer]) }
+        var bits = firstBits
         while true {
-            let bits = random.next()
             if let value = firstTry(bits) { return value }
             let layer = Int(bits & 0x7F)
             let negative = bits & 0x80 != 0
@@ -126,6 +138,7 @@ enum NormalZiggurat {
             if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < density(candidate) {
                 return negative ? -candidate : candidate
             }
+            bits = random.next()
         }
     }
 }
