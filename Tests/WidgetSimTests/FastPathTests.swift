@@ -188,6 +188,31 @@ struct FastPathTests {
         #expect(negatives > 40_000)
     }
 
+    /// A remainder found by multiplication is the remainder `%` gives, for
+    /// every second of a day by the spacings and periods scenarios use, for
+    /// divisors and dividends around 2^32, and for pairs outside its range,
+    /// which take the division.
+    @Test func aRemainderByMultiplicationIsTheRemainder() {
+        for divisor in [1, 2, 7, 60, 900, 1_800, 3_599, 3_600, 3_601, 86_399, 86_400, 86_401] {
+            let fast = Divisor(divisor)
+            for second in 0..<Seconds.day where fast.remainder(dividing: second) != second % divisor {
+                Issue.record("\(second) % \(divisor)")
+                break
+            }
+        }
+        var random = RandomStream(seed: 34)
+        let edges = [1, 2, 3, (1 << 31) - 1, 1 << 31, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 40, Int.max, -7, Int.min + 1]
+        let divisors = edges + (0..<300).map { _ in 1 + random.nextInt(below: (1 << 32) - 1) }
+        for divisor in divisors {
+            let fast = Divisor(divisor)
+            let dividends = [0, 1, divisor - 1, divisor, divisor &+ 1, 86_399, (1 << 32) - 1, 1 << 32, Int.max, -1, -86_400, Int.min + 1]
+                + (0..<200).map { _ in random.nextInt(below: 1 << 32) }
+            for dividend in dividends {
+                #expect(fast.remainder(dividing: dividend) == dividend % divisor, "\(dividend) % \(divisor)")
+            }
+        }
+    }
+
     @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
         var random = RandomStream(seed: 3)
         for _ in 0..<200 {

@@ -12,20 +12,27 @@
 /// than once a week finds none).
 public struct PeriodicChanges: Equatable, Sendable {
     /// Seconds between instants, aligned to local midnight.
-    public var period: Int
+    public var period: Int {
+        didSet { periodDivisor = Divisor(period) }
+    }
     /// When set, instants fall only inside this weekly window (the first one at its opening).
     public var window: ActiveWindow?
+    /// The period as a divisor: the time of day's place in the period is
+    /// found without a division, on every view of a new entry (README, "Speed").
+    private var periodDivisor: Divisor
 
     public init(period: Int, window: ActiveWindow? = nil) {
         self.period = period
         self.window = window
+        periodDivisor = Divisor(period)
     }
 
     /// The last instant at or before `t` (searching back at most 8 days).
     public func last(atOrBefore t: SimTime, calendar: CivilCalendar) -> SimTime? {
         guard let window else {
             let dayStart = calendar.startOfDay(calendar.dayIndex(t))
-            return dayStart + (t - dayStart) / period * period
+            // (t - dayStart) / period * period, without the division.
+            return t - periodDivisor.remainder(dividing: t - dayStart)
         }
         var day = calendar.dayIndex(t)
         for _ in 0..<9 {
@@ -46,7 +53,8 @@ public struct PeriodicChanges: Equatable, Sendable {
     public func next(after t: SimTime, calendar: CivilCalendar) -> SimTime? {
         guard let window else {
             let dayStart = calendar.startOfDay(calendar.dayIndex(t))
-            let next = dayStart + ((t - dayStart) / period + 1) * period
+            // dayStart + ((t - dayStart) / period + 1) * period, without the division.
+            let next = t - periodDivisor.remainder(dividing: t - dayStart) + period
             return min(next, dayStart + Seconds.day)
         }
         // A window across midnight that opened yesterday may still be open.

@@ -73,7 +73,11 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     }
 
     public var settings: Settings {
-        didSet { entriesOnDailyGrid = ConfiguredProvider.entriesOnDailyGrid(settings) }
+        didSet {
+            entriesOnDailyGrid = ConfiguredProvider.entriesOnDailyGrid(settings)
+            entrySpacing = Divisor(settings.entrySpacing)
+            afterAlignment = Divisor(settings.afterAlignment)
+        }
     }
     /// When the last good data was fetched, kept as an app keeps its cache.
     public private(set) var lastGoodFetch: SimTime?
@@ -83,10 +87,15 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     /// A division costs tens of cycles, and a timeline took one per entry
     /// (README, "Speed").
     private var entriesOnDailyGrid: Bool
+    /// The spacing and the alignment as divisors, for `roundUp`.
+    private var entrySpacing: Divisor
+    private var afterAlignment: Divisor
 
     public init(settings: Settings) {
         self.settings = settings
         entriesOnDailyGrid = ConfiguredProvider.entriesOnDailyGrid(settings)
+        entrySpacing = Divisor(settings.entrySpacing)
+        afterAlignment = Divisor(settings.afterAlignment)
     }
 
     static func entriesOnDailyGrid(_ settings: Settings) -> Bool {
@@ -187,7 +196,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     @inline(__always)
     func nextEntryDate(after date: SimTime, calendar: CivilCalendar) -> SimTime {
         guard settings.alignEntries else { return date + settings.entrySpacing }
-        return ConfiguredProvider.roundUp(date + 1, toMultipleOf: settings.entrySpacing, calendar: calendar)
+        return ConfiguredProvider.roundUp(date + 1, toMultipleOf: entrySpacing, calendar: calendar)
     }
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
@@ -210,7 +219,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
         case .after(let interval):
             var date = now + interval
             if settings.afterAlignment > 0 {
-                date = ConfiguredProvider.roundUp(date, toMultipleOf: settings.afterAlignment, calendar: context.calendar)
+                date = ConfiguredProvider.roundUp(date, toMultipleOf: afterAlignment, calendar: context.calendar)
             }
             if settings.skipInactiveHours, let window = context.truthActiveWindow,
                !window.contains(date, calendar: context.calendar) {
@@ -241,8 +250,14 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
     /// after local midnight.
     @inline(__always)
     static func roundUp(_ t: SimTime, toMultipleOf step: Int, calendar: CivilCalendar) -> SimTime {
-        let second = calendar.secondOfDay(t)
-        let remainder = second % step
-        return remainder == 0 ? t : t + (step - remainder)
+        roundUp(t, toMultipleOf: Divisor(step), calendar: calendar)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `roundUp` by a divisor whose remainders need no division (`Divisor`).
+    @inline(__always)
+    static func roundUp(_ t: SimTime, toMultipleOf step: Divisor, calendar: CivilCalendar) -> SimTime {
+        let remainder = step.remainder(dividing: calendar.secondOfDay(t))
+        return remainder == 0 ? t : t + (step.value - remainder)
     }
 }
