@@ -236,12 +236,12 @@ public struct DeviceSimulator<Observer: SimulationObserver> {
             )
         }
         schedules = StateTable(count: device.widgets.count) { index in
-            let widget = device.widgets[index]
-            let widgetSeed = seed.derived("widget", widget.id)
+            // Two fields read in place: a copy of the whole setup retained every array and string in it.
+            let widgetSeed = seed.derived("widget", device.widgets[index].id)
             var budgetRandom = widgetSeed.derived("budget").stream()
             return WidgetSchedule(
                 baseDailyBudget: budgetRandom.nextInt(in: parameters.dailyBudgetMin...parameters.dailyBudgetMax),
-                addedAt: widget.addedAt,
+                addedAt: device.widgets[index].addedAt,
                 ledger: BudgetLedger(model: parameters.budgetModel, parameters: parameters),
                 schedulingRandom: widgetSeed.derived("scheduling").stream())
         }
