@@ -108,22 +108,31 @@ struct FastPathTests {
                 if f(layer + 1) + (f(layer) - f(layer + 1)) * random.nextUnit() < DeterministicMath.exp(-candidate) { return candidate }
             }
         }
-        var split = RandomStream(seed: 31)
-        var reference = RandomStream(seed: 31)
+        Self.expectTheSameDraws(seed: 31, split: { $0.nextExponential(mean: 1) }, oneLoop: oneLoopDraw) { bits in
+            let layer = Int(bits & 0xFF)
+            return Double(bits >> 11) * 0x1.0p-53 * Double(bitPattern: ExponentialZiggurat.xBits[layer])
+                >= Double(bitPattern: ExponentialZiggurat.xBits[layer + 1])
+        }
+    }
+
+    /// 200,000 draws of `split` and of `oneLoop` from streams of the same
+    /// seed are the same bits and leave the streams in step; more than 1,000
+    /// of them (about 1 % of first tries miss their layer's rectangle) went
+    /// past the first try, as `missesFirstTry` tells from a draw's first bits.
+    static func expectTheSameDraws(
+        seed: UInt64, split: (inout RandomStream) -> Double, oneLoop: (inout RandomStream) -> Double,
+        missesFirstTry: (UInt64) -> Bool
+    ) {
+        var splitStream = RandomStream(seed: seed)
+        var reference = RandomStream(seed: seed)
         var beyondFirstTry = 0
         for index in 0..<200_000 {
             var probe = reference
-            let firstBits = probe.next()
-            let layer = Int(firstBits & 0xFF)
-            if Double(firstBits >> 11) * 0x1.0p-53 * Double(bitPattern: ExponentialZiggurat.xBits[layer])
-                >= Double(bitPattern: ExponentialZiggurat.xBits[layer + 1]) {
-                beyondFirstTry += 1
-            }
-            let expected = oneLoopDraw(&reference)
-            #expect(split.nextExponential(mean: 1).bitPattern == expected.bitPattern, "draw \(index)")
-            #expect(split.next() == reference.next(), "stream after draw \(index)")
+            if missesFirstTry(probe.next()) { beyondFirstTry += 1 }
+            let expected = oneLoop(&reference)
+            #expect(split(&splitStream).bitPattern == expected.bitPattern, "draw \(index)")
+            #expect(splitStream.next() == reference.next(), "stream after draw \(index)")
         }
-        // About 1 % of first tries miss their layer's rectangle.
         #expect(beyondFirstTry > 1_000, "only \(beyondFirstTry) draws went past the first try")
     }
 
@@ -152,17 +161,9 @@ struct FastPathTests {
                 }
             }
         }
-        var split = RandomStream(seed: 33)
-        var reference = RandomStream(seed: 33)
-        var beyondFirstTry = 0
-        for index in 0..<200_000 {
-            var probe = reference
-            if NormalZiggurat.firstTry(probe.next()) == nil { beyondFirstTry += 1 }
-            let expected = oneLoopDraw(&reference)
-            #expect(split.nextStandardNormal().bitPattern == expected.bitPattern, "draw \(index)")
-            #expect(split.next() == reference.next(), "stream after draw \(index)")
+        Self.expectTheSameDraws(seed: 33, split: { $0.nextStandardNormal() }, oneLoop: oneLoopDraw) { bits in
+            NormalZiggurat.firstTry(bits) == nil
         }
-        #expect(beyondFirstTry > 1_000, "only \(beyondFirstTry) draws went past the first try")
     }
 
     /// The normal ziggurat's first try sets the sign from bit 7 by flipping
