@@ -214,6 +214,35 @@ struct FastPathTests {
         }
     }
 
+    /// A truth's periodic instants, found with `Divisor`, are where the
+    /// division put them: the last at or before `t` and the first after it,
+    /// for periods that divide a day and periods that do not, in zones
+    /// either side of UTC.
+    @Test func periodicInstantsAreWhereTheDivisionPutThem() {
+        var random = RandomStream(seed: 35)
+        let periods = [1, 59, 60, 420, 3_600, 5_400, 46_800, Seconds.day - 1, Seconds.day] + (0..<200).map { _ in 1 + random.nextInt(below: Seconds.day) }
+        for period in periods {
+            let changes = PeriodicChanges(period: period)
+            for offset in [0, 5 * Seconds.hour + 45 * Seconds.minute, -8 * Seconds.hour] {
+                let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: offset)
+                for _ in 0..<50 {
+                    let t = random.nextInt(below: 20 * Seconds.day) - Seconds.day
+                    let dayStart = calendar.startOfDay(calendar.dayIndex(t))
+                    let last = dayStart + (t - dayStart) / period * period
+                    let next = min(dayStart + ((t - dayStart) / period + 1) * period, dayStart + Seconds.day)
+                    #expect(changes.last(atOrBefore: t, calendar: calendar) == last, "period \(period), t \(t)")
+                    #expect(changes.next(after: t, calendar: calendar) == next, "period \(period), t \(t)")
+                }
+            }
+        }
+        // The divisor follows the period when it changes.
+        var changes = PeriodicChanges(period: 3_600)
+        changes.period = 7 * Seconds.minute
+        let calendar = CivilCalendar(startEpochSeconds: 1_772_409_600, utcOffsetSeconds: 0)
+        #expect(changes.next(after: 1_000, calendar: calendar) == 1_260)
+        #expect(changes == PeriodicChanges(period: 7 * Seconds.minute))
+    }
+
     @Test func theCalendarsDayAndTimeOfDayAgreeWithFloorDivision() {
         var random = RandomStream(seed: 3)
         for _ in 0..<200 {
@@ -443,6 +472,7 @@ struct FastPathTests {
         var windows = PageViewWindows(capacities: [3, 64, 0])
         #expect((0..<3).map { windows.capacity(of: $0) } == [4, 64, 0])
         var reference = Array(repeating: TrailingWindow(), count: 3)
+        var recorded: [[SimTime]] = [[], [], []]
         var now = 0
         for step in 0..<20_000 {
             // Bursts in the same second, busy hours and quiet stretches longer than a day.
@@ -455,9 +485,15 @@ struct FastPathTests {
             for _ in 0..<views {
                 windows.record(page: page, at: now)
                 reference[page].record(now)
+                recorded[page].append(now)
             }
             let asked = random.nextInt(below: 3)
-            #expect(windows.count(page: asked, at: now) == reference[asked].count(at: now), "page \(asked) at \(now)")
+            let counted = windows.count(page: asked, at: now)
+            #expect(counted == reference[asked].count(at: now), "page \(asked) at \(now)")
+            // And what a plain list of the page's views says, unchanged by any fast path.
+            if step % 50 == 0 {
+                #expect(counted == recorded[asked].filter { $0 > now - Seconds.day && $0 <= now }.count, "page \(asked) at \(now), plainly")
+            }
         }
         for page in 0..<3 {
             #expect(windows.count(page: page, at: now) == reference[page].count(at: now), "page \(page) at the end")
@@ -602,10 +638,13 @@ struct FastPathTests {
                         scheduleStorage: ContentTruth(periodic: nil, forecastSeed: StreamSeed(1), calendar: calendar).storage)
                     var entries: [ScheduledEntry] = []
                     _ = provider.timeline(in: &context, into: &entries)
-                    var expected = [now]
-                    while expected.count < 30 {
-                        expected.append(ConfiguredProvider.roundUp(expected.last! + 1, toMultipleOf: spacing, calendar: calendar))
+                    // Rounding up written out with `%`, as it was before `Divisor`.
+                    func roundedUp(_ t: SimTime) -> SimTime {
+                        let remainder = calendar.secondOfDay(t) % spacing
+                        return remainder == 0 ? t : t + (spacing - remainder)
                     }
+                    var expected = [now]
+                    while expected.count < 30 { expected.append(roundedUp(expected.last! + 1)) }
                     #expect(entries.map(\.date) == expected, "spacing \(spacing), offset \(offset), now \(now)")
                 }
             }

@@ -247,14 +247,7 @@ public struct ConfiguredProvider: TimelineProvider, _BufferedTimelineProvider {
 
     // Inlined: on the hot path of every view or reload (README, "Speed").
     /// The first instant at or after `t` that is a multiple of `step` seconds
-    /// after local midnight.
-    @inline(__always)
-    static func roundUp(_ t: SimTime, toMultipleOf step: Int, calendar: CivilCalendar) -> SimTime {
-        roundUp(t, toMultipleOf: Divisor(step), calendar: calendar)
-    }
-
-    // Inlined: on the hot path of every view or reload (README, "Speed").
-    /// `roundUp` by a divisor whose remainders need no division (`Divisor`).
+    /// after local midnight, the remainder found without a division (`Divisor`).
     @inline(__always)
     static func roundUp(_ t: SimTime, toMultipleOf step: Divisor, calendar: CivilCalendar) -> SimTime {
         let remainder = step.remainder(dividing: calendar.secondOfDay(t))
