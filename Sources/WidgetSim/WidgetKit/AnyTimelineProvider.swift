@@ -25,16 +25,9 @@ public struct AnyTimelineProvider {
         box.snapshot(in: context)
     }
 
-    /// Runs the provider, writing its entries (sorted by date) into `entries`.
-    /// A call that takes longer than `timeLimit` seconds was halted (F22): its
-    /// effects on the provider's own state (a cache, say) are undone, because
-    /// the extension never got to make them.
-    func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
-        box.timeline(in: &context, into: &entries, timeLimit: timeLimit)
-    }
-
-    /// The box, not retained: for a caller whose own storage keeps this
-    /// provider, and so its box, alive for as long as it uses the box
+    /// The box, whose `timeline(in:into:timeLimit:)` runs the provider, not
+    /// retained: for a caller whose own storage keeps this provider, and so
+    /// its box, alive for as long as it uses the box
     /// (`_withUnsafeGuaranteedRef`). Calling through a copy of the provider
     /// retained and released the box on every reload, two atomic
     /// operations (README, "Speed").
@@ -44,6 +37,10 @@ public struct AnyTimelineProvider {
 class _AnyProviderBox {
     func placeholder(in context: TimelineProviderContext) -> ScheduledEntry { fatalError("abstract") }
     func snapshot(in context: TimelineProviderContext) -> ScheduledEntry { fatalError("abstract") }
+    /// Runs the provider, writing its entries (sorted by date) into `entries`.
+    /// A call that takes longer than `timeLimit` seconds was halted (F22): its
+    /// effects on the provider's own state (a cache, say) are undone, because
+    /// the extension never got to make them.
     func timeline(in context: inout TimelineProviderContext, into entries: inout [ScheduledEntry], timeLimit: Int) -> TimelineReloadPolicy {
         fatalError("abstract")
     }
