@@ -226,10 +226,17 @@ extension DeviceSimulator {
     /// now, and any whose reload falls due within `earlyReloadWindow` (F4).
     mutating func runBatch() {
         // By hand: a device has a batch or two open, and `removeAll(where:)`
-        // costs more than the search.
-        var index = 0
-        while index < openBatches.count {
-            if openBatches[index] <= now { openBatches.remove(at: index) } else { index += 1 }
+        // costs more than the search. Most often the one open batch is this
+        // one: `removeLast()` moves nothing, where `remove(at:)` made a
+        // memmove call even for the last element (and `removeAll` went
+        // through the generic `replaceSubrange`).
+        if openBatches.count == 1 && openBatches[0] <= now {
+            openBatches.removeLast()
+        } else {
+            var index = 0
+            while index < openBatches.count {
+                if openBatches[index] <= now { openBatches.remove(at: index) } else { index += 1 }
+            }
         }
         for widget in widgets.indices where widgets[widget].batchTime == now {
             widgets[widget].batchTime = nil
