@@ -639,6 +639,42 @@ struct FastPathTests {
         #expect(DeterministicMath.expSeries(0) == 1 && DeterministicMath.logSeries(0) == 1)
     }
 
+    /// `log` halves a mantissa above √2 by taking one off its exponent
+    /// field, without a branch: the value a branch multiplying by 0.5 gave,
+    /// bit for bit, on both sides of √2, at powers of two, for subnormals
+    /// and at random.
+    @Test func logsHalvingWithoutABranchIsTheBranchsHalving() {
+        func branchingLog(_ x: Double) -> Double {
+            var bits = x.bitPattern
+            var exponent = -1023
+            if bits >> 52 == 0 {
+                bits = (x * 0x1p54).bitPattern
+                exponent -= 54
+            }
+            exponent += Int(bits >> 52)
+            var mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+            if mantissa > 1.414_213_562_373_095_048_8 {
+                mantissa *= 0.5
+                exponent += 1
+            }
+            let s = (mantissa - 1) / (mantissa + 1)
+            return 2 * s * DeterministicMath.logSeries(s * s) + Double(exponent) * DeterministicMath.ln2
+        }
+        let root2 = 1.414_213_562_373_095_048_8
+        var values: [Double] = [
+            1, 2, 0.5, root2, root2.nextUp, root2.nextDown, 2 * root2, 2 * root2.nextUp, root2 / 4, 2.nextDown, 1.nextUp,
+            .leastNonzeroMagnitude, .leastNormalMagnitude, .leastNormalMagnitude.nextDown, .greatestFiniteMagnitude, 1e-300, 1e300,
+        ]
+        var random = RandomStream(seed: 1_414)
+        values += (0..<100_000).map { index in
+            // Uniforms in (0, 1], as the draws take them, and values of every magnitude.
+            index % 2 == 0 ? 1 - random.nextUnit() : Double(sign: .plus, exponent: random.nextInt(in: -1074...1023), significand: 1 + random.nextUnit())
+        }
+        for value in values where value > 0 && value.isFinite {
+            #expect(DeterministicMath.log(value).bitPattern == branchingLog(value).bitPattern, "\(value)")
+        }
+    }
+
     /// `exp` reads 2^(j/64) from literals: they are the computed table, bit for bit.
     @Test func expsTableIsTheComputedOneBitForBit() {
         #expect(DeterministicMath.exp2Bits == DeterministicMath.exp2Table.map(\.bitPattern))

@@ -21,11 +21,15 @@ public enum DeterministicMath {
             exponent -= 54
         }
         exponent += Int(bits >> 52)
-        var mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)  // in [1, 2)
-        if mantissa > 1.414_213_562_373_095_048_8 {
-            mantissa *= 0.5
-            exponent += 1
-        }
+        // m in [1, 2), halved (exactly: one off its exponent field) when above
+        // √2. Without a branch: a draw's m falls on either side at random,
+        // and a branch mispredicted on half of them (README, "Speed"). For
+        // positive doubles, comparing bit patterns compares the values.
+        var mantissaBits = (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000
+        let halved = UInt64(unsafeBitCast(mantissaBits > (1.414_213_562_373_095_048_8).bitPattern, to: UInt8.self))
+        mantissaBits &-= halved << 52
+        exponent &+= Int(halved)
+        let mantissa = Double(bitPattern: mantissaBits)
         // log(m) = 2 atanh(s) = 2 s (1 + s²/3 + s⁴/5 + ...) with |s| < 0.1716, so
         // s² < 0.0295 and 13 terms reach below 1e-19. Literal coefficients:
         // no division but one, no table lookups.
