@@ -596,49 +596,6 @@ struct FastPathTests {
         #expect(plain == withEmptyPages)
     }
 
-    /// `exp`'s and `log`'s series, evaluated by Estrin's scheme, are the
-    /// Horner forms they replaced but for the last bit of about one argument
-    /// in 1,000 to 1,500: the same terms, summed in another order, with the
-    /// one added last in both. Unlike the rest of this suite, not bit for
-    /// bit: a draw moves only when its value lies within that bit of a
-    /// rounding boundary, and no report did (README, "Speed"). Summing the
-    /// one first, say, would differ on a large share of arguments.
-    @Test func theSeriesByEstrinsSchemeAreHornersButForTheLastBitOfAFew() {
-        func hornerExpSeries(_ r: Double) -> Double {
-            var p = 1.0 / 5_040.0
-            for factorial in [720.0, 120, 24, 6, 2, 1, 1] { p = p * r + 1.0 / factorial }
-            return p
-        }
-        func hornerLogSeries(_ z: Double) -> Double {
-            var p = 1.0 / 25.0
-            for odd in stride(from: 23.0, through: 1, by: -2) { p = p * z + 1.0 / odd }
-            return p
-        }
-        func ulps(_ a: Double, _ b: Double) -> Int64 { abs(Int64(bitPattern: a.bitPattern) - Int64(bitPattern: b.bitPattern)) }
-        // exp's reduced argument lies within ±ln2/128; log's is z = s², for
-        // s = (m − 1)/(m + 1) within ±(√2 − 1)/(√2 + 1), its bound included.
-        let expBound = DeterministicMath.ln2 / 128
-        let sBound = 0.171_572_875_253_809_9
-        var random = RandomStream(seed: 1_500)
-        let count = 400_000
-        var expDiffer = 0
-        var logDiffer = 0
-        for index in 0...count {
-            let unit = index == count ? 1 : random.nextUnit()
-            let r = (2 * unit - 1) * expBound
-            let z = ((2 * unit - 1) * sBound) * ((2 * unit - 1) * sBound)
-            let expDistance = ulps(DeterministicMath.expSeries(r), hornerExpSeries(r))
-            let logDistance = ulps(DeterministicMath.logSeries(z), hornerLogSeries(z))
-            #expect(expDistance <= 1, "exp series at \(r)")
-            #expect(logDistance <= 1, "log series at \(z)")
-            if expDistance > 0 { expDiffer += 1 }
-            if logDistance > 0 { logDiffer += 1 }
-        }
-        #expect(expDiffer < count / 1_000, "exp's series differs on \(expDiffer) of \(count)")
-        #expect(logDiffer < count / 700, "log's series differs on \(logDiffer) of \(count)")
-        #expect(DeterministicMath.expSeries(0) == 1 && DeterministicMath.logSeries(0) == 1)
-    }
-
     /// `log` halves a mantissa above √2 by taking one off its exponent
     /// field, without a branch: the value a branch multiplying by 0.5 gave,
     /// bit for bit, on both sides of √2, at powers of two, for subnormals
