@@ -602,20 +602,14 @@ struct FastPathTests {
     /// and at random.
     @Test func logsHalvingWithoutABranchIsTheBranchsHalving() {
         func branchingLog(_ x: Double) -> Double {
-            var bits = x.bitPattern
-            var exponent = -1023
-            if bits >> 52 == 0 {
-                bits = (x * 0x1p54).bitPattern
-                exponent -= 54
-            }
-            exponent += Int(bits >> 52)
-            var mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+            let (binaryExponent, significandBits) = DeterministicMath.binaryExponentAndSignificand(x)
+            var exponent = binaryExponent
+            var mantissa = Double(bitPattern: significandBits)
             if mantissa > 1.414_213_562_373_095_048_8 {
                 mantissa *= 0.5
                 exponent += 1
             }
-            let s = (mantissa - 1) / (mantissa + 1)
-            return 2 * s * DeterministicMath.logSeries(s * s) + Double(exponent) * DeterministicMath.ln2
+            return DeterministicMath.log(reduced: mantissa, exponent: exponent)
         }
         let root2 = 1.414_213_562_373_095_048_8
         var values: [Double] = [

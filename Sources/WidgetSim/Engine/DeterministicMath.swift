@@ -12,8 +12,23 @@ public enum DeterministicMath {
     /// The natural logarithm of a positive finite `x`.
     public static func log(_ x: Double) -> Double {
         precondition(x > 0 && x.isFinite, "DeterministicMath.log needs a positive finite argument")
-        // x = m · 2^e with m in [sqrt(1/2), sqrt(2)), read from the bit pattern
-        // (subnormals are first scaled into the normal range).
+        // x = m · 2^e with m in [sqrt(1/2), sqrt(2)): m in [1, 2) is halved
+        // (exactly: one off its exponent field) when above √2. Without a
+        // branch: a draw's m falls on either side at random, and a branch
+        // mispredicted on half of them (README, "Speed"). For positive
+        // doubles, comparing bit patterns compares the values.
+        var (exponent, significandBits) = binaryExponentAndSignificand(x)
+        let halved = UInt64(unsafeBitCast(significandBits > (1.414_213_562_373_095_048_8).bitPattern, to: UInt8.self))
+        significandBits &-= halved << 52
+        exponent &+= Int(halved)
+        return log(reduced: Double(bitPattern: significandBits), exponent: exponent)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// `x` as 2^exponent · m with m in [1, 2), m as its bit pattern, read
+    /// from `x`'s (a subnormal is first scaled into the normal range).
+    @inline(__always)
+    static func binaryExponentAndSignificand(_ x: Double) -> (exponent: Int, significandBits: UInt64) {
         var bits = x.bitPattern
         var exponent = -1023
         if bits >> 52 == 0 {
@@ -21,15 +36,13 @@ public enum DeterministicMath {
             exponent -= 54
         }
         exponent += Int(bits >> 52)
-        // m in [1, 2), halved (exactly: one off its exponent field) when above
-        // √2. Without a branch: a draw's m falls on either side at random,
-        // and a branch mispredicted on half of them (README, "Speed"). For
-        // positive doubles, comparing bit patterns compares the values.
-        var mantissaBits = (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000
-        let halved = UInt64(unsafeBitCast(mantissaBits > (1.414_213_562_373_095_048_8).bitPattern, to: UInt8.self))
-        mantissaBits &-= halved << 52
-        exponent &+= Int(halved)
-        let mantissa = Double(bitPattern: mantissaBits)
+        return (exponent, (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+    }
+
+    // Inlined: on the hot path of every view or reload (README, "Speed").
+    /// log(m · 2^exponent) for m in [sqrt(1/2), sqrt(2)].
+    @inline(__always)
+    static func log(reduced mantissa: Double, exponent: Int) -> Double {
         // log(m) = 2 atanh(s) = 2 s (1 + s²/3 + s⁴/5 + ...) with |s| < 0.1716, so
         // s² < 0.0295 and 13 terms reach below 1e-19. Literal coefficients:
         // no division but one, no table lookups.
